@@ -1,0 +1,74 @@
+"""The text embedder: fastembed on onnxruntime, CUDA provider when a GPU is visible.
+
+>>> # emb = Embedder.load(resolve_embedder(cfg.models), EmbedderConfig())
+>>> # emb.embed(["hello world"]).shape  -> (1, 384)
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+import numpy as np
+
+from cluster.config import EmbedderConfig
+from cluster.models.registry import ResolvedEmbedder
+
+
+def cuda_available() -> bool:
+    """True when onnxruntime offers the CUDA provider *and* a device is visible."""
+    try:
+        import onnxruntime as ort
+    except ImportError:  # pragma: no cover - onnxruntime is a hard dependency of fastembed
+        return False
+    if "CUDAExecutionProvider" not in ort.get_available_providers():
+        return False
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+    return visible is None or visible.strip() not in ("", "-1")
+
+
+class Embedder:
+    """Embeds text into L2-normalised float32 vectors of ``manifest.dim`` dimensions."""
+
+    def __init__(self, model, resolved: ResolvedEmbedder, batch_size: int, device: str) -> None:
+        self._model = model
+        self.resolved = resolved
+        self.batch_size = batch_size
+        self.device = device
+
+    @property
+    def dim(self) -> int:
+        return self.resolved.manifest.dim
+
+    @classmethod
+    def load(cls, resolved: ResolvedEmbedder, settings: EmbedderConfig) -> "Embedder":
+        from fastembed import TextEmbedding
+        from fastembed.common.model_description import ModelSource, PoolingType
+
+        use_cuda = settings.device == "cuda" or (settings.device == "auto" and cuda_available())
+        providers = ["CUDAExecutionProvider", "CPUExecutionProvider"] if use_cuda else ["CPUExecutionProvider"]
+        threads = settings.threads or os.cpu_count() or 1
+        manifest = resolved.manifest
+        if resolved.hub_name:
+            model = TextEmbedding(resolved.hub_name, threads=threads, providers=providers)
+        else:
+            name = f"strata/{manifest.name}"
+            known = {d.model for d in TextEmbedding._list_supported_models()}
+            if name not in known:
+                TextEmbedding.add_custom_model(
+                    model=name,
+                    pooling=PoolingType.MEAN if manifest.pooling == "mean" else PoolingType.CLS,
+                    normalization=manifest.normalize,
+                    sources=ModelSource(hf=name),
+                    dim=manifest.dim,
+                    model_file=manifest.model_file,
+                )
+            model = TextEmbedding(name, specific_model_path=str(resolved.path), threads=threads, providers=providers)
+        return cls(model, resolved, settings.batch_size, "cuda" if use_cuda else "cpu")
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed ``texts`` → array of shape (len(texts), dim), float32."""
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        vectors = list(self._model.embed(list(texts), batch_size=self.batch_size))
+        return np.asarray(vectors, dtype=np.float32)

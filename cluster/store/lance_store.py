@@ -1,0 +1,258 @@
+"""LanceDB access for Strata: open/create tables, single-writer mutations, index upkeep, stats.
+
+One process (the ingest writer) mutates the tables; readers (serving, ``strata search``)
+open them read-only and see each committed version.
+
+>>> # store = LanceStore.open(cfg.storage, dim=384)
+>>> # store.table(CHUNKS).count_rows()
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import lancedb
+import numpy as np
+import pyarrow as pa
+
+from cluster.config import IndexConfig, StorageConfig
+from cluster.models.manifest import ModelManifest
+from cluster.store.schema import (
+    CHUNKS,
+    DOCUMENTS,
+    DOCUMENTS_SCHEMA,
+    META,
+    META_SCHEMA,
+    SCHEMA_VERSION,
+    SECTIONS,
+    chunks_schema,
+    sections_schema,
+)
+
+EMBEDDER_KEY = "embedder_manifest"
+VECTOR_INDEX = "vector_idx"
+SCALAR_INDEXES: dict[str, tuple[str, ...]] = {
+    DOCUMENTS: ("doc_id",),
+    SECTIONS: ("section_id", "doc_id"),
+    CHUNKS: ("chunk_id", "doc_id"),
+}
+
+
+def sql_in(column: str, values: Iterable[str]) -> str:
+    """A safe ``column IN (...)`` predicate for string ids."""
+    quoted = ",".join("'" + v.replace("'", "''") + "'" for v in values)
+    return f"{column} IN ({quoted})"
+
+
+@dataclass(frozen=True)
+class TableStats:
+    rows: int
+    fragments: int
+    unindexed_rows: int
+    version: int
+
+
+class LanceStore:
+    """The ``documents``/``sections``/``chunks``/``meta`` tables of one Strata index."""
+
+    def __init__(self, db: lancedb.DBConnection, dim: int) -> None:
+        self.db = db
+        self.dim = dim
+        self._tables: dict[str, lancedb.table.Table] = {}
+
+    # -- opening -----------------------------------------------------------------------------
+    @classmethod
+    def open(cls, storage: StorageConfig, *, dim: int, create: bool = False) -> "LanceStore":
+        """Open (``create=True``: create missing tables) the index at ``storage.lance_location``."""
+        if create and "://" not in storage.lance_location:
+            storage.data_dir.mkdir(parents=True, exist_ok=True)
+        db = lancedb.connect(storage.lance_location, storage_options=storage.storage_options or None)
+        store = cls(db, dim)
+        existing = set(store.table_names())
+        schemas = {DOCUMENTS: DOCUMENTS_SCHEMA, SECTIONS: sections_schema(dim), CHUNKS: chunks_schema(dim),
+                   META: META_SCHEMA}
+        for name, schema in schemas.items():
+            if name in existing:
+                store._tables[name] = db.open_table(name)
+            elif create:
+                store._tables[name] = db.create_table(name, schema=schema)
+            else:
+                raise FileNotFoundError(f"no Strata index at {storage.lance_location} (table {name!r} missing): run `strata ingest` first")
+        return store
+
+    @staticmethod
+    def exists(storage: StorageConfig) -> bool:
+        try:
+            db = lancedb.connect(storage.lance_location, storage_options=storage.storage_options or None)
+            return CHUNKS in LanceStore._names(db)
+        except (FileNotFoundError, OSError, ValueError):
+            return False
+
+    @staticmethod
+    def _names(db: lancedb.DBConnection) -> list[str]:
+        listed = db.list_tables()
+        return list(getattr(listed, "tables", listed))
+
+    def table_names(self) -> list[str]:
+        return self._names(self.db)
+
+    def table(self, name: str):
+        return self._tables[name]
+
+    def refresh(self) -> None:
+        """Move every table handle to its latest committed version (for long-lived readers)."""
+        for tbl in self._tables.values():
+            tbl.checkout_latest()
+
+    # -- meta and the embedder manifest --------------------------------------------------------
+    def get_meta(self, key: str) -> str | None:
+        rows = self.table(META).search().where(sql_in("key", [key])).select(["value"]).to_arrow()
+        return rows.column("value")[0].as_py() if rows.num_rows else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        data = pa.table({"key": [key], "value": [value]}, schema=META_SCHEMA)
+        self.table(META).merge_insert("key").when_matched_update_all().when_not_matched_insert_all().execute(data)
+
+    def embedder_manifest(self) -> ModelManifest | None:
+        raw = self.get_meta(EMBEDDER_KEY)
+        return ModelManifest.model_validate(json.loads(raw)) if raw else None
+
+    def bind_embedder(self, manifest: ModelManifest, *, action: str) -> None:
+        """Record ``manifest`` on a new index, or refuse (``EmbedderMismatchError``) if it differs."""
+        stored = self.embedder_manifest()
+        if stored is None:
+            self.set_meta(EMBEDDER_KEY, manifest.model_dump_json())
+            self.set_meta("schema_version", SCHEMA_VERSION)
+        else:
+            stored.check_compatible(manifest, action=action)
+
+    # -- writes (single writer) ----------------------------------------------------------------
+    def add(self, name: str, data: pa.Table) -> None:
+        if data.num_rows:
+            self.table(name).add(data)
+
+    def upsert_documents(self, data: pa.Table) -> None:
+        if data.num_rows:
+            (self.table(DOCUMENTS).merge_insert("doc_id").when_matched_update_all()
+             .when_not_matched_insert_all().execute(data))
+
+    def delete_documents(self, doc_ids: list[str], *, batch: int = 1000) -> int:
+        """Delete every row of ``doc_ids`` from chunks, sections and documents (documents last)."""
+        deleted = 0
+        for i in range(0, len(doc_ids), batch):
+            predicate = sql_in("doc_id", doc_ids[i:i + batch])
+            for name in (CHUNKS, SECTIONS, DOCUMENTS):
+                result = self.table(name).delete(predicate)
+                if name == DOCUMENTS:
+                    deleted += getattr(result, "num_deleted_rows", 0) or 0
+        return deleted
+
+    # -- reads ---------------------------------------------------------------------------------
+    def scan(self, name: str, columns: list[str], where: str | None = None) -> pa.Table:
+        """Column-projected scan of a whole table (optionally filtered)."""
+        return self.table(name).to_lance().to_table(columns=columns, filter=where)
+
+    def known_documents(self) -> dict[str, tuple[int, int, str]]:
+        """doc_id → (n_bytes, mtime_ns, content_hash) of every complete document."""
+        t = self.scan(DOCUMENTS, ["doc_id", "n_bytes", "mtime_ns", "content_hash"])
+        cols = [t.column(c).to_pylist() for c in ("doc_id", "n_bytes", "mtime_ns", "content_hash")]
+        return {d: (b, m, h) for d, b, m, h in zip(*cols)}
+
+    def orphan_doc_ids(self) -> list[str]:
+        """doc ids present in chunks or sections but without a documents row (a torn write)."""
+        complete = set(self.scan(DOCUMENTS, ["doc_id"]).column("doc_id").to_pylist())
+        seen: set[str] = set()
+        for name in (CHUNKS, SECTIONS):
+            seen.update(self.scan(name, ["doc_id"]).column("doc_id").unique().to_pylist())
+        return sorted(seen - complete)
+
+    def vector_search(self, name: str, vector: np.ndarray, *, k: int, index: IndexConfig, where: str | None = None,
+                      columns: list[str] | None = None) -> pa.Table:
+        query = self.table(name).search(vector.astype(np.float32), vector_column_name="vector").distance_type("cosine")
+        if self.has_vector_index(name):
+            query = query.nprobes(index.nprobes).refine_factor(index.refine_factor)
+        if where:
+            query = query.where(where, prefilter=True)
+        if columns:
+            query = query.select([*columns, "_distance"])
+        return query.limit(k).to_arrow()
+
+    # -- index upkeep --------------------------------------------------------------------------
+    def has_vector_index(self, name: str) -> bool:
+        return any(ix.name == VECTOR_INDEX for ix in self.table(name).list_indices())
+
+    def stats(self, name: str) -> TableStats:
+        tbl = self.table(name)
+        raw = tbl.stats()
+        fragments = raw["fragment_stats"]["num_fragments"] if isinstance(raw, dict) else raw.fragment_stats.num_fragments
+        rows = tbl.count_rows()
+        unindexed = rows
+        if self.has_vector_index(name):
+            ix = tbl.index_stats(VECTOR_INDEX)
+            unindexed = ix.num_unindexed_rows if ix else rows
+        return TableStats(rows=rows, fragments=fragments, unindexed_rows=unindexed, version=tbl.version)
+
+    def maintain(self, index: IndexConfig) -> dict[str, str]:
+        """After a bulk load: compact small fragments, build/refresh indexes. Returns what was done."""
+        done: dict[str, str] = {}
+        for name in (DOCUMENTS, SECTIONS, CHUNKS):
+            tbl = self.table(name)
+            dataset = tbl.to_lance()
+            if len(dataset.get_fragments()) > 1:
+                dataset.optimize.compact_files()
+                tbl.checkout_latest()
+            present = {ix.columns[0] for ix in tbl.list_indices() if ix.name != VECTOR_INDEX}
+            for column in SCALAR_INDEXES[name]:
+                if column not in present and tbl.count_rows():
+                    tbl.create_scalar_index(column, index_type="BTREE")
+        chunks = self.table(CHUNKS)
+        rows = chunks.count_rows()
+        if rows >= index.ivf_min_rows:
+            if not self.has_vector_index(CHUNKS):
+                done[CHUNKS] = self._build_ivf_pq(rows, index)
+            else:
+                unindexed = chunks.index_stats(VECTOR_INDEX).num_unindexed_rows
+                if unindexed > index.reindex_unindexed_fraction * rows:
+                    done[CHUNKS] = self._build_ivf_pq(rows, index)
+                elif unindexed:
+                    chunks.to_lance().optimize.optimize_indices()
+                    done[CHUNKS] = f"appended {unindexed} rows to the vector index"
+        elif self.has_vector_index(CHUNKS):
+            done[CHUNKS] = "kept the vector index (table shrank below ivf_min_rows)"
+        else:
+            done[CHUNKS] = f"flat: {rows} rows < ivf_min_rows {index.ivf_min_rows}"
+        for name in (DOCUMENTS, SECTIONS, CHUNKS):
+            tbl = self.table(name)
+            scalar_stale = any(ix.num_unindexed_rows for ix in tbl.list_indices() if ix.name != VECTOR_INDEX)
+            if scalar_stale:
+                tbl.to_lance().optimize.optimize_indices(index_names=[ix.name for ix in tbl.list_indices()
+                                                                      if ix.name != VECTOR_INDEX])
+            tbl.checkout_latest()
+        return done
+
+    def _build_ivf_pq(self, rows: int, index: IndexConfig) -> str:
+        from lancedb.index import IvfPq
+
+        partitions = index.num_partitions or derive_num_partitions(rows)
+        sub_vectors = index.num_sub_vectors or derive_num_sub_vectors(self.dim)
+        self.table(CHUNKS).create_index(
+            "vector", config=IvfPq(distance_type="cosine", num_partitions=partitions, num_sub_vectors=sub_vectors),
+            replace=True, name=VECTOR_INDEX,
+        )
+        return f"built IVF_PQ ({partitions} partitions, {sub_vectors} sub-vectors) over {rows} rows"
+
+
+def derive_num_partitions(rows: int) -> int:
+    """About 4k vectors per partition (LanceDB's guidance), at least 1, at most sqrt(rows)."""
+    return max(1, min(rows // 4096, int(math.sqrt(rows))))
+
+
+def derive_num_sub_vectors(dim: int) -> int:
+    """8 dimensions per PQ sub-vector when it divides the dimension, else the nearest divisor."""
+    for width in (8, 4, 16, 2, 1):
+        if dim % width == 0:
+            return dim // width
+    return dim

@@ -1,0 +1,1 @@
+"""Prometheus metrics (through Ray's metrics API) and OpenTelemetry tracing."""

@@ -1,0 +1,53 @@
+"""Strata's Prometheus metrics, defined once, exported through Ray's metrics agent.
+
+Ray prefixes custom metrics with ``ray_`` on its Prometheus endpoint (``ray.init(
+_metrics_export_port=P)`` or the cluster's metrics port), e.g. ``ray_strata_ingest_chunks_total``.
+Metrics are created lazily in whichever Ray process records them (driver, task or actor).
+
+>>> # ingest_metrics().chunks.inc(12)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ray.util.metrics import Counter, Gauge, Histogram
+
+LATENCY_BOUNDARIES_S = [0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120]
+BATCH_BOUNDARIES = [1, 16, 64, 256, 1024, 4096, 16384, 65536]
+
+
+@dataclass(frozen=True)
+class IngestMetrics:
+    documents: Counter
+    chunks: Counter
+    sections: Counter
+    tokens: Counter
+    failures: Counter
+    stage_seconds: Histogram
+    writer_batch_rows: Histogram
+    fragments: Gauge
+    unindexed_rows: Gauge
+    table_rows: Gauge
+
+
+@lru_cache(maxsize=1)
+def ingest_metrics() -> IngestMetrics:
+    """The ingest metric handles of this process (requires ``ray.init``)."""
+    return IngestMetrics(
+        documents=Counter("strata_ingest_documents_total", "Documents processed by ingest, by outcome",
+                          tag_keys=("status",)),
+        chunks=Counter("strata_ingest_chunks_total", "Chunks written to the index"),
+        sections=Counter("strata_ingest_sections_total", "Sections written to the index"),
+        tokens=Counter("strata_ingest_tokens_total", "Embedder tokens of chunks written to the index"),
+        failures=Counter("strata_ingest_failures_total", "Files skipped or failed, by reason", tag_keys=("reason",)),
+        stage_seconds=Histogram("strata_ingest_stage_seconds", "Latency of one pipeline stage call",
+                                boundaries=LATENCY_BOUNDARIES_S, tag_keys=("stage",)),
+        writer_batch_rows=Histogram("strata_writer_batch_rows", "Chunk rows per single-writer commit",
+                                    boundaries=BATCH_BOUNDARIES),
+        fragments=Gauge("strata_lance_fragments", "Fragments of a LanceDB table", tag_keys=("table",)),
+        unindexed_rows=Gauge("strata_lance_unindexed_rows", "Rows of a LanceDB table not covered by its vector index",
+                             tag_keys=("table",)),
+        table_rows=Gauge("strata_lance_rows", "Rows of a LanceDB table", tag_keys=("table",)),
+    )

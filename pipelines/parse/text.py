@@ -1,0 +1,185 @@
+"""Plain text: the text is kept unchanged; a multi-signal line scorer marks likely headings.
+
+Positive signals: section numbering (``3``, ``3.2.1``, ``IV.``, ``A.``), Chapter/Part/Appendix/
+Section keywords, ALL CAPS, Title Case, an ``===``/``---`` underline, blank lines around.
+Negative signals: sentence punctuation at the end, lowercase start, bullets, code, digits,
+long lines, table-like column gaps, neighbouring numbered lines (a list, not headings).
+
+>>> t = "1. Introduction\\n\\nThis tool ingests text.\\n\\nINSTALLATION\\n\\n- run it.\\n"
+>>> _, heads, _ = parse(t)
+>>> [(h.level, h.title) for h in heads]
+[(1, '1. Introduction'), (1, 'INSTALLATION')]
+"""
+
+from __future__ import annotations
+
+import re
+
+from pipelines.parse.document import Heading
+
+__all__ = ["parse", "score_line"]
+
+THRESHOLD = 4
+_MAX_LEN = 100
+_MAX_WORDS = 14
+
+_NUM = re.compile(
+    r"(?:(?P<dec>\d{1,3}(?:\.\d{1,3})+|\d{1,2})\.?|(?P<roman>[IVXLC]{1,6})\.|(?P<alpha>[A-Z])\.)"
+    r"[ \t]+(?P<rest>\S.*)"
+)
+_CHAPTER = re.compile(
+    r"(?P<kw>chapter|part|book|appendix|section)[ \t]+"
+    r"(?P<n>\d{1,3}(?:\.\d{1,3})*|[IVXLCDM]{1,7}|[A-Z]|one|two|three|four|five|six|seven|eight"
+    r"|nine|ten|eleven|twelve)\b\.?(?:[ \t]*[:.\-\u2013\u2014][ \t]*|[ \t]+|$)(?P<rest>.*)",
+    re.I,
+)
+_BULLET = re.compile(r"(?:[-*+\u2022\u25cf\u25e6\u2023\u2043>|]|o[ \t]|\d{1,3}\)|\(\w{1,3}\))")
+_CODE = re.compile(r"[{};]|\(\)|\s=\s|==|=>|->|</?\w|^(?:\$|#include|//|def |class |import )")
+_GAP = re.compile(r"\S(?: {3,}|\t)\S")
+_WIKI = re.compile(r"(=+)[ \t]*([^=\s].*?)[ \t]*\1")
+_IDENT = re.compile(r"\w_\w|^\w{1,3}:\s")
+_UNDERLINE = re.compile(r"^[ \t]*([=\-~*^#])\1{2,}[ \t]*$")
+_WORD = re.compile(r"[^\W\d_][\w'\u2019-]*")
+_CAPTION = re.compile(r"(?:figure|fig\.|table|listing|example)\s+\d", re.I)
+_SMALL = frozenset(
+    "a an and as at but by for from in into nor of on or over per the to via vs with without "
+    "is are be".split()
+)
+_SEPARATORS = " \t:.-\u2013\u2014"
+
+
+def _title_case(words: list[str]) -> bool:
+    if not words or not words[0][0].isupper():
+        return False
+    sig = [w for w in words if w.lower() not in _SMALL]
+    return bool(sig) and sum(w[0].isupper() for w in sig) * 4 >= len(sig) * 3
+
+
+def _numbering(s: str) -> tuple[int, str, str] | None:
+    """(depth, kind, rest) for a numbered line: kind is 'dec', 'roman' or 'alpha'."""
+    m = _NUM.match(s)
+    if m is None:
+        return None
+    if m.group("dec"):
+        return m.group("dec").count(".") + 1, "dec", m.group("rest")
+    if m.group("roman"):
+        return 1, "roman", m.group("rest")
+    return 2, "alpha", m.group("rest")
+
+
+def score_line(
+    s: str, *, blank_before: bool, blank_after: bool, underline: str | None = None,
+    indent: int = 0, in_list: bool = False, first: bool = False,
+) -> tuple[int, int]:
+    """(score, level) of stripped line ``s``; a heading when score >= :data:`THRESHOLD`.
+
+    ``first``: the first non-blank line of the document (often its title).
+    """
+    w = _WIKI.fullmatch(s)
+    if w is not None:  # "== Title ==" (wiki style)
+        return 10, max(1, min(len(w.group(1)) - 1, 6))
+    if len(s) > _MAX_LEN or _BULLET.match(s) or _CODE.search(s):
+        return -10, 0
+    score, level = 0, 0
+    rest = s
+    m = _CHAPTER.match(s)
+    num = None if m else _numbering(s)
+    if m and (not m.group("rest") or m.group("rest")[0].isupper() or m.group("rest")[0].isdigit()):
+        kw = m.group("kw").lower()
+        depth = m.group("n").count(".") + 1
+        score, level = 5, (max(2, depth) if kw == "section" else 1)
+        rest = m.group("rest") or m.group("n")
+    elif num is not None:
+        depth, kind, rest = num
+        if rest[0].isupper() or (kind == "dec" and depth > 1 and rest[0].isalnum()):
+            score, level = (4 if depth > 1 else 3 if kind != "alpha" else 2), depth
+            if in_list:
+                score -= 6
+        else:
+            rest = s
+    words = _WORD.findall(rest)
+    n_words = len(rest.split())
+    letters = sum(len(w) for w in words)
+    if n_words > _MAX_WORDS or not words:
+        return -10, 0
+    last = rest[-1]
+    if last in ".?,;!" or (last in "'\"" and len(rest) > 1 and rest[-2] in ".?!,"):
+        score -= 5
+    elif last == ":":
+        score -= 1
+    if rest[0].islower():
+        score -= 4
+    if letters * 5 < len(rest.replace(" ", "")) * 3:
+        score -= 4  # mostly digits / punctuation
+    if _IDENT.search(rest):
+        score -= 3  # snake_case / CONST_NAME identifiers, "key: value" lines
+    if _GAP.search(rest):
+        score -= 3
+    if _CAPTION.match(rest):
+        score -= 3
+    if len(s) > 80 or n_words > 12:
+        score -= 3
+    if indent >= 4:
+        score -= 1
+    caps = letters >= 3 and rest.upper() == rest and any(c.isalpha() for c in rest)
+    if underline is not None:
+        score += 4
+        level = level or {"=": 1, "-": 2}.get(underline, 3)
+    if caps:
+        score += 3 if blank_before else 1
+        level = level or 1
+    elif _title_case(words):
+        score += 2 if (blank_before and blank_after and n_words <= 10) else 1
+        level = level or 2
+    score += blank_before + blank_after
+    if first and blank_after and n_words <= 10 and score > -2:
+        score += 2
+    return score, level or 2
+
+
+def parse(text: str) -> tuple[str, list[Heading], str | None]:
+    """Return (the unchanged text, detected heading marks, None)."""
+    lines = text.split("\n")
+    n = len(lines)
+    stripped = [ln.strip() for ln in lines]
+    numbered: list[int] = [0] * n  # numbering depth of "1." / "2.3" style lines (0 = none)
+    for i, s in enumerate(stripped):
+        if s and (s[0].isdigit() or s[0] in "IVXLCABDEFGH"):
+            num = _numbering(s)
+            if num is not None:
+                numbered[i] = num[0]
+    headings: list[Heading] = []
+    first = next((i for i, s in enumerate(stripped) if s), -1)
+    last = next((i for i in range(n - 1, -1, -1) if stripped[i]), -1)
+    pos = 0
+    for i, line in enumerate(lines):
+        s = stripped[i]
+        start = pos
+        pos += len(line) + 1
+        if not s or len(s) > _MAX_LEN or i >= last:
+            continue  # blank, too long, or nothing after it (a heading needs a body)
+        underline = None
+        nxt = i + 1
+        if nxt < n and _UNDERLINE.match(lines[nxt]) and len(stripped[nxt]) * 2 >= len(s):
+            underline = stripped[nxt][0]
+            nxt += 1
+        blank_before = i == 0 or not stripped[i - 1]
+        blank_after = nxt >= n or not stripped[nxt]
+        d = numbered[i]
+        if underline is None and not d and s[0] != "=" and (
+            (not blank_before and not blank_after) or s[0].islower() or s[-1] in ".?,;!"
+        ):
+            continue  # cannot reach the threshold: skip the full scoring (most prose lines)
+        in_list = bool(d) and any(
+            numbered[j] == d for j in (i - 2, i - 1, i + 1, i + 2) if 0 <= j < n
+        )
+        indent = len(line) - len(line.lstrip())
+        cols = indent if "\t" not in line[:indent] else len(line[:indent].expandtabs(8))
+        sc, level = score_line(s, blank_before=blank_before, blank_after=blank_after,
+                               underline=underline, indent=cols, in_list=in_list,
+                               first=i == first)
+        if sc >= THRESHOLD:
+            a = start + indent
+            w = _WIKI.fullmatch(s)
+            headings.append(Heading(level, w.group(2) if w else s, a, a + len(s)))
+    return text, headings, None

@@ -1,0 +1,37 @@
+"""The Arrow record passed between pipeline stages: one row per source document.
+
+parse/chunk tasks fill the document fields plus nested ``chunks`` and ``sections``; the
+embedding actors add ``chunk_vectors`` and ``section_vectors``; the single writer flattens
+rows into the LanceDB tables and the BM25 index.
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+STATUS_OK, STATUS_UNCHANGED, STATUS_FAILED = "ok", "unchanged", "failed"
+
+CHUNK_STRUCT = pa.struct([
+    ("chunk_id", pa.string()), ("section_id", pa.string()), ("section_path", pa.string()),
+    ("section_facet", pa.string()), ("ordinal", pa.int32()), ("start", pa.int64()), ("end", pa.int64()),
+    ("n_tokens", pa.int32()), ("content_hash", pa.string()), ("text", pa.string()), ("embed_text", pa.string()),
+])
+
+SECTION_STRUCT = pa.struct([
+    ("section_id", pa.string()), ("parent_id", pa.string()), ("level", pa.int16()), ("ordinal", pa.int32()),
+    ("title", pa.string()), ("path", pa.list_(pa.string())), ("path_str", pa.string()), ("start", pa.int64()),
+    ("end", pa.int64()), ("n_tokens", pa.int32()), ("n_chunks", pa.int32()), ("text", pa.string()),
+    ("summary", pa.string()), ("summary_embed_text", pa.string()),
+])
+
+PARSED_SCHEMA = pa.schema([
+    ("doc_id", pa.string()), ("source", pa.string()), ("path", pa.string()), ("abs_path", pa.string()),
+    ("title", pa.string()), ("format", pa.string()), ("n_bytes", pa.int64()), ("mtime_ns", pa.int64()),
+    ("content_hash", pa.string()), ("status", pa.string()), ("reason", pa.string()), ("detail", pa.string()),
+    ("n_tokens", pa.int64()), ("chunks", pa.list_(CHUNK_STRUCT)), ("sections", pa.list_(SECTION_STRUCT)),
+])
+
+
+def embedded_schema(dim: int) -> pa.Schema:
+    vectors = pa.list_(pa.list_(pa.float32(), dim))
+    return PARSED_SCHEMA.append(pa.field("chunk_vectors", vectors)).append(pa.field("section_vectors", vectors))

@@ -1,0 +1,66 @@
+"""The ingest report: what was ingested, what was skipped or failed and why.
+
+>>> print(IngestReport(files_seen=2, new=1, failed=[("x.bin", "binary", "NUL bytes")]).summary().splitlines()[0])
+Ingest: 2 files seen, 1 new, 0 updated, 0 unchanged, 0 deleted, 1 skipped/failed
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+
+@dataclass
+class IngestReport:
+    files_seen: int = 0
+    new: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    deleted: int = 0
+    recovered: list[str] = field(default_factory=list)
+    sections: int = 0
+    chunks: int = 0
+    tokens: int = 0
+    commits: int = 0
+    failed: list[tuple[str, str, str]] = field(default_factory=list)
+    elapsed_s: float = 0.0
+    index_actions: dict[str, str] = field(default_factory=dict)
+    totals: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def tokens_per_s(self) -> float:
+        return self.tokens / self.elapsed_s if self.elapsed_s > 0 else 0.0
+
+    def failures_by_reason(self) -> dict[str, int]:
+        return dict(Counter(reason for _, reason, _ in self.failed))
+
+    def summary(self, *, max_failures: int | None = 50) -> str:
+        lines = [
+            f"Ingest: {self.files_seen} files seen, {self.new} new, {self.updated} updated, {self.unchanged} unchanged, "
+            f"{self.deleted} deleted, {len(self.failed)} skipped/failed",
+            f"Wrote {self.sections} sections, {self.chunks} chunks, {self.tokens} tokens in {self.commits} commits; "
+            f"{self.elapsed_s:.1f}s ({self.tokens_per_s:,.0f} tokens/s)",
+        ]
+        if self.totals:
+            lines.append("Index now holds: " + ", ".join(f"{v} {k}" for k, v in self.totals.items()))
+        if self.recovered:
+            lines.append(f"Recovered from an interrupted ingest: {len(self.recovered)} documents re-queued")
+        for table, action in self.index_actions.items():
+            lines.append(f"Index {table}: {action}")
+        if self.failed:
+            lines.append("Skipped or failed files (" + ", ".join(f"{r}: {n}" for r, n in
+                                                                 sorted(self.failures_by_reason().items())) + "):")
+            shown = self.failed if max_failures is None else self.failed[:max_failures]
+            lines += [f"  {path}: {reason}" + (f" ({detail})" if detail else "") for path, reason, detail in shown]
+            if len(shown) < len(self.failed):
+                lines.append(f"  … and {len(self.failed) - len(shown)} more (use --report FILE for all)")
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict:
+        return {
+            "files_seen": self.files_seen, "new": self.new, "updated": self.updated, "unchanged": self.unchanged,
+            "deleted": self.deleted, "recovered": self.recovered, "sections": self.sections, "chunks": self.chunks,
+            "tokens": self.tokens, "commits": self.commits, "elapsed_s": self.elapsed_s,
+            "tokens_per_s": self.tokens_per_s, "index_actions": self.index_actions, "totals": self.totals,
+            "failed": [{"path": p, "reason": r, "detail": d} for p, r, d in self.failed],
+        }

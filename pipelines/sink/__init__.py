@@ -1,0 +1,1 @@
+"""The single writer: flattens embedded rows into LanceDB and tantivy."""

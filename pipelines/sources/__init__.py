@@ -1,0 +1,1 @@
+"""Corpus sources: where ingestable files come from."""

@@ -1,0 +1,142 @@
+"""Stateless Ray Data task: read files, parse them into a section tree, chunk them.
+
+Input rows describe files (doc_id, source, path, relpath, size, mtime_ns, known_hash); output
+rows follow :data:`pipelines.records.PARSED_SCHEMA`. Bad input becomes a ``failed`` row with a
+reason, never an exception; a file whose bytes hash to ``known_hash`` becomes ``unchanged``
+without being parsed.
+
+>>> # ds.map_batches(parse_chunk_batch, batch_format="pyarrow", fn_kwargs={"settings": ...})
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from functools import lru_cache
+from typing import Any
+
+import pyarrow as pa
+
+from cluster.config import ChunkingSettings, ModelsConfig
+from cluster.models.registry import resolve_embedder
+from cluster.models.tokenizer import load_tokenizer
+from cluster.telemetry.tracing import span
+from pipelines.chunk import ChunkingConfig, chunk_with_config
+from pipelines.parse import ParseError, ParsedDocument, parse_bytes
+from pipelines.records import PARSED_SCHEMA, STATUS_FAILED, STATUS_OK, STATUS_UNCHANGED
+from pipelines.summary import summarize_text
+
+SUMMARY_TOKENS = 64
+
+
+@lru_cache(maxsize=4)
+def _tokenizer(models_json: str):
+    return load_tokenizer(resolve_embedder(ModelsConfig.model_validate_json(models_json)))
+
+
+def content_hash(raw: bytes) -> str:
+    return hashlib.sha256(raw).hexdigest()[:32]
+
+
+def parse_chunk_batch(batch: pa.Table, *, models_json: str, chunking_json: str, max_file_bytes: int) -> pa.Table:
+    """Parse and chunk every file of ``batch`` (one Ray Data task call)."""
+    from cluster.telemetry.metrics import ingest_metrics
+
+    settings = ChunkingSettings.model_validate_json(chunking_json)
+    tokenizer = _tokenizer(models_json)
+    max_model_tokens = resolve_embedder(ModelsConfig.model_validate_json(models_json)).manifest.max_tokens
+    config = ChunkingConfig(chunk_tokens=settings.chunk_tokens, overlap_tokens=settings.overlap_tokens,
+                            max_model_tokens=max_model_tokens, header_tokens=settings.header_tokens)
+    started = time.perf_counter()
+    rows = []
+    with span("ingest.parse_chunk", files=batch.num_rows):
+        for item in batch.to_pylist():
+            rows.append(process_file(item, tokenizer=tokenizer, config=config, max_file_bytes=max_file_bytes))
+    ingest_metrics().stage_seconds.observe(time.perf_counter() - started, tags={"stage": "parse_chunk"})
+    return pa.Table.from_pylist(rows, schema=PARSED_SCHEMA)
+
+
+def process_file(item: dict[str, Any], *, tokenizer, config: ChunkingConfig, max_file_bytes: int) -> dict[str, Any]:
+    """One file → one :data:`PARSED_SCHEMA` row (status ok / unchanged / failed)."""
+    row: dict[str, Any] = {
+        "doc_id": item["doc_id"], "source": item["source"], "path": item["relpath"], "abs_path": item["path"],
+        "title": None, "format": None, "n_bytes": item["size"], "mtime_ns": item["mtime_ns"], "content_hash": None,
+        "status": STATUS_FAILED, "reason": None, "detail": None, "n_tokens": 0, "chunks": [], "sections": [],
+    }
+    try:
+        with open(item["path"], "rb") as fh:
+            raw = fh.read(max_file_bytes + 1)
+    except OSError as exc:
+        row.update(reason="unreadable", detail=exc.strerror or str(exc))
+        return row
+    row["n_bytes"] = len(raw)
+    if len(raw) > max_file_bytes:
+        row.update(reason="too_large", detail=f"more than ingest.max_file_bytes={max_file_bytes} bytes")
+        return row
+    row["content_hash"] = content_hash(raw)
+    if item.get("known_hash") == row["content_hash"]:
+        row["status"] = STATUS_UNCHANGED
+        return row
+    try:
+        doc = parse_bytes(raw, path=item["path"], doc_id=item["doc_id"], max_bytes=max_file_bytes)
+        chunks = chunk_with_config(doc, tokenizer, config)
+    except ParseError as exc:
+        row.update(reason=exc.reason, detail=exc.detail or str(exc))
+        return row
+    except Exception as exc:  # a parser bug must not kill the pipeline: report it per file
+        row.update(reason="parser_error", detail=f"{type(exc).__name__}: {exc}")
+        return row
+    if not chunks:
+        row.update(reason="empty", detail="no text to index after parsing")
+        return row
+    row.update(status=STATUS_OK, title=doc.title, format=doc.format, n_tokens=sum(c.n_tokens for c in chunks),
+               chunks=_chunk_rows(doc, chunks), sections=_section_rows(doc, chunks, tokenizer))
+    return row
+
+
+def _facets(doc: ParsedDocument) -> dict[str, str]:
+    """section_id → facet path ``/<doc_id>/<top section id>/…/<section id>`` (root: ``/<doc_id>``)."""
+    facets: dict[str, str] = {}
+    for section in doc.sections:  # document order: parents come before children
+        if section.parent_id is None:
+            facets[section.section_id] = f"/{doc.doc_id}"
+        else:
+            facets[section.section_id] = f"{facets[section.parent_id]}/{section.section_id}"
+    return facets
+
+
+def _chunk_rows(doc: ParsedDocument, chunks) -> list[dict[str, Any]]:
+    facets = _facets(doc)
+    return [{
+        "chunk_id": c.chunk_id, "section_id": c.section_id, "section_path": c.section_path,
+        "section_facet": facets[c.section_id], "ordinal": c.ordinal, "start": c.start, "end": c.end,
+        "n_tokens": c.n_tokens, "content_hash": c.content_hash, "text": c.text, "embed_text": c.embed_text,
+    } for c in chunks]
+
+
+def _section_rows(doc: ParsedDocument, chunks, tokenizer) -> list[dict[str, Any]]:
+    by_section: dict[str, list] = {}
+    for chunk in chunks:
+        by_section.setdefault(chunk.section_id, []).append(chunk)
+    titles = {s.section_id: s.title for s in doc.sections}
+    token_counts = [len(e.ids) for e in tokenizer.encode_batch([s.text for s in doc.sections], add_special_tokens=False)]
+    rows = []
+    for section, n_tokens in zip(doc.sections, token_counts):
+        own = by_section.get(section.section_id, [])
+        header = " > ".join(p for p in (doc.title, section.path_str) if p)
+        if len(own) == 1:
+            summary, embed_text = own[0].text, own[0].embed_text
+        else:
+            if own:
+                summary = summarize_text(section.text, budget=SUMMARY_TOKENS, tokenizer=tokenizer)
+            else:
+                children = [titles[c] for c in section.children]
+                summary = ("Subsections: " + "; ".join(children)) if children else section.title
+            embed_text = f"{header}\n{summary}" if header else summary
+        rows.append({
+            "section_id": section.section_id, "parent_id": section.parent_id, "level": section.level,
+            "ordinal": section.ordinal, "title": section.title, "path": list(section.path),
+            "path_str": section.path_str, "start": section.start, "end": section.end, "n_tokens": n_tokens,
+            "n_chunks": len(own), "text": section.text, "summary": summary, "summary_embed_text": embed_text,
+        })
+    return rows

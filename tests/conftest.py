@@ -1,0 +1,69 @@
+"""Shared fixtures: one Ray cluster per test session, the real offline models, a sample-corpus index."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+SAMPLES = REPO / "samples" / "corpus"
+SHARED_DATA = REPO.parent / "shared" / "data"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _no_external_ray():
+    os.environ.pop("RAY_ADDRESS", None)
+    os.environ.setdefault("RAY_DEDUP_LOGS", "0")
+    yield
+
+
+@pytest.fixture(scope="session")
+def ray_session():
+    """One embedded Ray for the whole session (starting Ray costs ~5 s)."""
+    import ray
+
+    if not ray.is_initialized():
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield ray
+    ray.shutdown()
+
+
+@pytest.fixture(scope="session")
+def installed_models():
+    """The real default models (assembled by scripts/install.sh; re-checked here)."""
+    from cluster.config import load_config
+    from cluster.models.install import install_default_models
+
+    home = Path(load_config().models.home).expanduser()
+    return install_default_models(home)
+
+
+def make_config(data_dir: Path, **overrides):
+    from cluster.config import load_config
+
+    settings = {"storage": {"data_dir": str(data_dir)}, "ingest": {"progress": False}}
+    for key, value in overrides.items():
+        settings.setdefault(key, {}).update(value)
+    return load_config(**settings)
+
+
+@pytest.fixture(scope="session")
+def sample_index(tmp_path_factory, ray_session, installed_models):
+    """The bundled sample corpus ingested once (uninterrupted) — shared, treat as read-only."""
+    from pipelines.ingest import run_ingest
+
+    data_dir = tmp_path_factory.mktemp("sample-index")
+    cfg = make_config(data_dir, ingest={"writer_batch_rows": 128})
+    report = run_ingest(cfg, SAMPLES, source="samples")
+    return cfg, report
+
+
+@pytest.fixture()
+def corpus_copy(tmp_path):
+    """A writable copy of the sample corpus."""
+    target = tmp_path / "corpus"
+    shutil.copytree(SAMPLES, target)
+    return target

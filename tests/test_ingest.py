@@ -1,0 +1,98 @@
+"""End-to-end ingest of a real corpus with the real embedder, Ray, LanceDB and tantivy."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cluster.store.lance_store import LanceStore
+from cluster.store.schema import SECTIONS
+from conftest import SAMPLES, make_config
+from index_probe import assert_consistent, snapshot
+from pipelines.ingest import run_ingest
+from serving.retrieval import Retriever
+
+
+def test_sample_corpus_is_ingested_completely(sample_index):
+    cfg, report = sample_index
+    n_files = sum(1 for p in SAMPLES.rglob("*") if p.is_file())
+    assert report.failed == []
+    assert report.new == n_files
+    assert report.chunks > 100 and report.tokens > 50_000
+    snap = snapshot(cfg)
+    assert len(snap["documents"]) == n_files
+    assert_consistent(snap)
+
+
+def test_section_hierarchy_is_stored(sample_index):
+    cfg, _ = sample_index
+    store = LanceStore.open(cfg.storage, dim=384)
+    rows = store.scan(SECTIONS, ["section_id", "doc_id", "parent_id", "level", "path", "title", "summary",
+                                 "vector"]).to_pylist()
+    by_id = {r["section_id"]: r for r in rows}
+    roots = [r for r in rows if r["parent_id"] is None]
+    assert len(roots) == len({r["doc_id"] for r in rows})  # one root per document
+    nested = [r for r in rows if r["level"] >= 2]
+    assert nested, "multi-level headings expected in the sample corpus"
+    for row in nested:
+        parent = by_id[row["parent_id"]]
+        assert parent["doc_id"] == row["doc_id"]
+        assert row["path"][:-1] == parent["path"]
+    assert all(r["summary"] and len(r["vector"]) == 384 for r in rows)
+    errors = [r for r in rows if "Handling Exceptions" in r["title"]]
+    assert errors and errors[0]["path"][-1] == "Handling Exceptions"
+
+
+def test_search_modes_find_the_right_passage(sample_index):
+    cfg, _ = sample_index
+    retriever = Retriever(cfg)
+    for mode in ("bm25", "vector", "hybrid"):
+        hits = retriever.search("How do I handle exceptions with try and except?", k=5, mode=mode)
+        assert hits, mode
+        assert any(h.path.endswith("errors.rst.txt") for h in hits[:3]), (mode, [h.path for h in hits])
+    hits = retriever.search("epoll edge-triggered", k=3, mode="bm25")
+    assert hits[0].path.startswith("man7/epoll")
+
+
+def test_reingest_unchanged_corpus_writes_nothing(sample_index):
+    cfg, first = sample_index
+    before = snapshot(cfg)
+    report = run_ingest(cfg, SAMPLES, source="samples")
+    assert (report.new, report.updated, report.chunks) == (0, 0, 0)
+    assert report.unchanged == first.new
+    after = snapshot(cfg)
+    assert after["versions"] == before["versions"], "an unchanged corpus must not create new table versions"
+
+
+def test_changed_and_deleted_documents(tmp_path, corpus_copy, ray_session, installed_models):
+    cfg = make_config(tmp_path / "idx")
+    run_ingest(cfg, corpus_copy, source="c")
+    target = corpus_copy / "python-tutorial" / "errors.rst.txt"
+    text = target.read_text()
+    target.write_text(text.replace("Handling Exceptions", "Catching Zorblax Exceptions", 1))
+    (corpus_copy / "man7" / "glob.7.gz").unlink()
+    report = run_ingest(cfg, corpus_copy, source="c", prune=True)
+    assert (report.new, report.updated, report.deleted) == (0, 1, 1)
+    snap = snapshot(cfg)
+    assert_consistent(snap)
+    assert not any(p.startswith("man7/glob") for *_, p in snap["documents"].values())
+    retriever = Retriever(cfg)
+    hits = retriever.search("zorblax", k=3, mode="bm25")
+    assert hits and hits[0].path == "python-tutorial/errors.rst.txt"
+    assert all(not h.path.startswith("man7/glob") for h in retriever.search("glob pathname", k=20, mode="bm25"))
+
+def test_cli_delete_by_path(tmp_path, corpus_copy, ray_session, installed_models):
+    from click.testing import CliRunner
+
+    from cluster.cli import main
+
+    cfg = make_config(tmp_path / "idx")
+    run_ingest(cfg, corpus_copy / "man7", source="m")
+    runner = CliRunner()
+    result = runner.invoke(main, ["--data-dir", str(cfg.storage.data_dir), "delete", "--path", "epoll.7.gz"])
+    assert result.exit_code == 0, result.output
+    assert "deleted 1 document" in result.output
+    snap = snapshot(cfg)
+    assert_consistent(snap)
+    assert len(snap["documents"]) == 3
+    result = runner.invoke(main, ["--data-dir", str(cfg.storage.data_dir), "delete", "--path", "nope"])
+    assert result.exit_code != 0 and "no matching documents" in result.output
