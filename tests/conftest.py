@@ -8,9 +8,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
-SAMPLES = REPO / "samples" / "corpus"
-SHARED_DATA = REPO.parent / "shared" / "data"
+from support import SAMPLES, make_config
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -41,15 +39,6 @@ def installed_models():
     return install_default_models(home)
 
 
-def make_config(data_dir: Path, **overrides):
-    from cluster.config import load_config
-
-    settings = {"storage": {"data_dir": str(data_dir)}, "ingest": {"progress": False}}
-    for key, value in overrides.items():
-        settings.setdefault(key, {}).update(value)
-    return load_config(**settings)
-
-
 @pytest.fixture(scope="session")
 def sample_index(tmp_path_factory, ray_session, installed_models):
     """The bundled sample corpus ingested once (uninterrupted) — shared, treat as read-only."""
@@ -63,7 +52,10 @@ def sample_index(tmp_path_factory, ray_session, installed_models):
 
 @pytest.fixture()
 def corpus_copy(tmp_path):
-    """A writable copy of the sample corpus."""
+    """A small writable real corpus: two Python tutorial chapters and the man7 pages."""
     target = tmp_path / "corpus"
-    shutil.copytree(SAMPLES, target)
+    (target / "python-tutorial").mkdir(parents=True)
+    for name in ("errors.rst.txt", "venv.rst.txt"):
+        shutil.copy(SAMPLES / "python-tutorial" / name, target / "python-tutorial" / name)
+    shutil.copytree(SAMPLES / "man7", target / "man7")
     return target

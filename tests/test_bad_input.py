@@ -5,7 +5,7 @@ from __future__ import annotations
 import gzip
 import os
 
-from conftest import make_config
+from support import make_config
 from index_probe import assert_consistent, snapshot
 from pipelines.ingest import run_ingest
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from cluster.store.lance_store import LanceStore
 from cluster.store.schema import SECTIONS
-from conftest import SAMPLES, make_config
+from support import SAMPLES, make_config
 from index_probe import assert_consistent, snapshot
 from pipelines.ingest import run_ingest
 from serving.retrieval import Retriever

@@ -13,7 +13,7 @@ from cluster.models.embedder import Embedder
 from cluster.models.install import install_minilm
 from cluster.models.manifest import EmbedderMismatchError, read_manifest
 from cluster.models.registry import resolve_embedder
-from conftest import make_config
+from support import make_config
 from pipelines.ingest import run_ingest
 
 

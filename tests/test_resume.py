@@ -14,7 +14,7 @@ from cluster.store.bm25 import Bm25Index
 from cluster.store.journal import IngestJournal
 from cluster.store.lance_store import LanceStore
 from cluster.store.schema import CHUNKS
-from conftest import REPO, SAMPLES, make_config
+from support import REPO, SAMPLES, make_config
 from index_probe import assert_consistent, snapshot
 from pipelines.ingest import run_ingest
 

@@ -70,5 +70,10 @@ class Embedder:
         """Embed ``texts`` → array of shape (len(texts), dim), float32."""
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        vectors = list(self._model.embed(list(texts), batch_size=self.batch_size))
-        return np.asarray(vectors, dtype=np.float32)
+        # Batches of similar length waste far less compute on padding: embed in length order.
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        vectors = np.asarray(list(self._model.embed([texts[i] for i in order], batch_size=self.batch_size)),
+                             dtype=np.float32)
+        out = np.empty_like(vectors)
+        out[order] = vectors
+        return out

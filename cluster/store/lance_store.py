@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import lancedb
 import numpy as np
+from lancedb.index import BTree, IvfPq
 import pyarrow as pa
 
 from cluster.config import IndexConfig, StorageConfig
@@ -207,7 +208,7 @@ class LanceStore:
             present = {ix.columns[0] for ix in tbl.list_indices() if ix.name != VECTOR_INDEX}
             for column in SCALAR_INDEXES[name]:
                 if column not in present and tbl.count_rows():
-                    tbl.create_scalar_index(column, index_type="BTREE")
+                    tbl.create_index(column, config=BTree())
         chunks = self.table(CHUNKS)
         rows = chunks.count_rows()
         if rows >= index.ivf_min_rows:
@@ -234,8 +235,6 @@ class LanceStore:
         return done
 
     def _build_ivf_pq(self, rows: int, index: IndexConfig) -> str:
-        from lancedb.index import IvfPq
-
         partitions = index.num_partitions or derive_num_partitions(rows)
         sub_vectors = index.num_sub_vectors or derive_num_sub_vectors(self.dim)
         self.table(CHUNKS).create_index(

@@ -23,7 +23,7 @@ __all__ = [
     "detect_format", "decode_bytes", "build_sections", "PARSERS",
 ]
 
-Parser = Callable[[str], tuple[str, list[Heading], "str | None"]]
+Parser = Callable[[str], tuple[str, list[Heading], str | None]]
 PARSERS: dict[str, Parser] = {
     "markdown": markdown.parse,
     "rst": rst.parse,

@@ -31,6 +31,11 @@ _BOMS: tuple[tuple[bytes, str], ...] = (
 )
 # Accept a charset_normalizer guess only if its "mess" ratio is at most this.
 _MAX_CHAOS = 0.2
+_COMMON_CODEPAGES = frozenset(
+    "cp1250 cp1251 cp1253 cp1254 cp1255 cp1256 iso8859_2 iso8859_5 iso8859_7 iso8859_8 koi8_r "
+    "koi8_u gb2312 gbk gb18030 big5 big5hkscs shift_jis cp932 euc_jp iso2022_jp euc_kr cp949 "
+    "johab tis_620 cp874".split()
+)
 _DROP_CTRL = re.compile("[\x00-\x08\x0b-\x1f\x7f]+")
 
 
@@ -66,7 +71,7 @@ def _sniff_binary(raw: bytes) -> None:
     if b"\x00" in head:
         raise ParseError("binary", "NUL bytes in the first 8 KiB")
     n_ctrl = len(head) - len(head.translate(None, _BINARY_CTRL))
-    if n_ctrl > _MAX_CTRL_SHARE * len(head):
+    if n_ctrl > max(4, _MAX_CTRL_SHARE * len(head)):
         raise ParseError("binary", f"{n_ctrl} control bytes in the first {len(head)} bytes")
 
 
@@ -87,12 +92,13 @@ def _decode_guess(raw: bytes) -> str:
         raise ParseError("undecodable", "not utf-8 and no confident charset guess")
     best = matches[0]
     # Short Western text is ambiguous between the Latin code pages; prefer cp1252 (a superset
-    # of latin-1's printable range) when it is as clean as the best guess.
+    # of latin-1's printable range) on a tie with a common code page, or when the best guess
+    # is a rare one (DOS, Mac, Baltic …) that is about as clean.
+    rare = best.encoding not in _COMMON_CODEPAGES
     for m in matches:
-        if (
-            "cp1252" in m.could_be_from_charset
-            and m.chaos <= best.chaos + 0.01
-            and m.coherence >= best.coherence - 0.05
+        if "cp1252" in m.could_be_from_charset and (
+            (m.chaos <= best.chaos and m.coherence >= best.coherence)
+            or (rare and m.chaos <= best.chaos + 0.02 and m.coherence >= best.coherence - 0.1)
         ):
             best = m
             break
@@ -135,6 +141,8 @@ def decode_bytes(raw: bytes, *, max_bytes: int) -> str:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
             text = _decode_guess(raw)
+    if text.startswith("\ufeff"):
+        text = text[1:]  # BOM inside the payload (double BOM, or utf-8-sig re-encoded)
     text = normalize_text(text)
     if not text.strip():
         raise ParseError("empty", "only whitespace")

@@ -25,6 +25,12 @@ _EXT = {
     ".man": "man",
     ".pod": "pod", ".pm": "pod", ".pl": "pod",
 }
+# Source code / config: "# ..." lines are comments, never markdown headings.
+_CODE_EXT = frozenset(
+    ".py .sh .bash .zsh .awk .sed .yaml .yml .toml .ini .cfg .conf .json .js .ts .css .c .h "
+    ".cc .cpp .hpp .java .go .rs .rb .tcl .dot .mk .cmake .make .ps1 .bat .sql .xml .svg .csv "
+    ".tsv .diff .patch .asc .lua .r .el .vim .properties .env .lock .in".split()
+)
 _MAN_EXT = re.compile(r"\.[1-9][a-z0-9_]{0,8}$", re.I)
 _SNIFF_CHARS = 65536
 
@@ -38,6 +44,8 @@ _RST_UNDERLINE = re.compile(
     r"(?:\A|\n[ \t]*\n)(?:([=\-`:'\"~^_*+#<>])\1{2,}[ \t]*\n)?[ \t]*[^\s].{0,200}\n"
     r"([=\-`:'\"~^_*+#<>])\2{2,}[ \t]*(?:\n|\Z)"
 )
+_COMMENTY = re.compile(r"[^\n]*(?:SPDX|[Cc]opyright|-\*-|vim?:|\$Id)")
+_MD_LINK = re.compile(r"\[[^\]\n]{1,200}\]\((?:https?://|\.{0,2}/|#)[^)\s]*\)")
 _RST_DIRECTIVE = re.compile(r"^\.\. [a-zA-Z][\w:-]*::", re.M)
 
 
@@ -58,6 +66,14 @@ def split_ext(path: str) -> tuple[str, str]:
     return name, ext
 
 
+def _atx_is_heading(head: str, pos: int) -> bool:
+    """An ATX-looking line at ``pos`` that is not a ``#`` comment (block, licence, modeline)."""
+    if _COMMENTY.match(head, pos, pos + 80):
+        return False
+    eol = head.find("\n", pos)
+    return eol < 0 or not head.startswith("#", eol + 1)
+
+
 def _sniff(text: str) -> str:
     head = text[:_SNIFF_CHARS]
     start = head.lstrip()[:2048]
@@ -68,10 +84,14 @@ def _sniff(text: str) -> str:
     if _POD.search(head):
         return "pod"
     rst_headings = len(_RST_UNDERLINE.findall(head))
-    atx = len(_ATX.findall(head))
     if rst_headings and _RST_DIRECTIVE.search(head):
         return "rst"
-    if atx or (rst_headings == 0 and _FENCE.search(head)):
+    atx = next((m for m in _ATX.finditer(head) if _atx_is_heading(head, m.end() - 1)), None)
+    fence = _FENCE.search(head)
+    # "# ..." deep inside a text file is more likely a comment than a markdown heading.
+    if atx and (atx.start() < 2000 or fence or _MD_LINK.search(head)):
+        return "markdown"
+    if fence and not rst_headings:
         return "markdown"
     if rst_headings:
         return "rst"
@@ -86,6 +106,8 @@ def detect_format(path: str, text: str) -> str:
     fmt = _EXT.get(ext)
     if fmt is not None:
         return fmt
+    if ext in _CODE_EXT:
+        return "text"
     if _MAN_EXT.search(ext) and _ROFF_REQUEST.search(text[:_SNIFF_CHARS]):
         return "man"
     return _sniff(text)

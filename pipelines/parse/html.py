@@ -29,7 +29,7 @@ _SKIP_CLASSES = frozenset(
      "bottomnav", "top-nav", "sub-nav", "skip-nav", "skipnav", "breadcrumbs", "breadcrumb",
      "sidebar", "sidebar-elems", "search-container", "toc-nav", "mobile-nav", "flex-nav",
      "header-container", "nav-bar", "navbar", "footer", "copy-button", "copybtn",
-     "srclink", "rightside", "anchor", "rustdoc-breadcrumbs"}
+     "srclink", "rightside", "anchor", "doc-anchor", "out-of-band", "rustdoc-breadcrumbs"}
 )
 _VOID = frozenset(
     {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
@@ -47,7 +47,7 @@ _HEAD_CONTENT = frozenset(
 _LINE = frozenset({"li", "tr", "dt", "dd", "option", "thead", "tbody", "tfoot", "br"})
 _CELL = frozenset({"td", "th"})
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
-_WS = re.compile(r"[ \t\n\r\f\v]+")
+_WS = re.compile(r"[ \t\n\r\f\v\xa0]+")
 
 
 class _Extractor(HTMLParser):
@@ -94,7 +94,13 @@ class _Extractor(HTMLParser):
         self.parts.append(s)
         self.pos += len(s)
         self.at_line_start = s.endswith("\n")
-        self.trail_nl = len(s) - len(s.rstrip("\n")) if self.at_line_start else 0
+        body = s.rstrip("\n")
+        if not self.at_line_start:
+            self.trail_nl = 0
+        elif body:
+            self.trail_nl = len(s) - len(body)
+        else:
+            self.trail_nl += len(s)
 
     def _text(self, data: str) -> None:
         if self.pre:
@@ -103,7 +109,7 @@ class _Extractor(HTMLParser):
                 if data.startswith("\n"):
                     data = data[1:]
             if data:
-                self._emit(data)
+                self._emit(data.replace("\xa0", " "))
             return
         collapsed = _WS.sub(" ", data)
         if not collapsed:
@@ -243,6 +249,8 @@ def _skip_attrs(attrs: list[tuple[str, str | None]]) -> bool:
 
 _QUOTED_TAG = re.compile(r"""<[^<>"']*(?:(?:"[^"]*"|'[^']*')[^<>"']*)*>""")
 _QUOTED_TAG_SPAN = 2048
+_LONG_TAG_SPAN = 1 << 20
+_LONG_TAG_TRIES = 32
 
 
 def sanitize(text: str) -> str:
@@ -259,8 +267,8 @@ def sanitize(text: str) -> str:
     n = len(text)
     last = 0
     i = text.find("<")
-    next_gt = -1  # cached position of the next ">" (n when there is none)
     comments_closed = True  # False once a "<!--" had no "-->" after it
+    long_budget = _LONG_TAG_TRIES
     while 0 <= i < n - 1:
         c = text[i + 1]
         if not (c.isalpha() or c in "/!?"):
@@ -275,17 +283,12 @@ def sanitize(text: str) -> str:
                 else:
                     comments_closed = False
         else:
-            if next_gt <= i:
-                next_gt = text.find(">", i + 1)
-                if next_gt < 0:
-                    next_gt = n
-            nxt = text.find("<", i + 1)
-            if next_gt < n and (nxt < 0 or next_gt < nxt):
-                end = next_gt + 1
-            elif next_gt < n and ('"' in text[i:nxt] or "'" in text[i:nxt]):
-                m = _QUOTED_TAG.match(text, i, min(n, i + _QUOTED_TAG_SPAN))
-                if m is not None:
-                    end = m.end()
+            m = _QUOTED_TAG.match(text, i, min(n, i + _QUOTED_TAG_SPAN))
+            if m is None and long_budget and n - i > _QUOTED_TAG_SPAN:
+                long_budget -= 1  # a few very long tags (data: URIs, SVG paths) per document
+                m = _QUOTED_TAG.match(text, i, min(n, i + _LONG_TAG_SPAN))
+            if m is not None:
+                end = m.end()
         if end < 0:
             out.append(text[last:i])
             out.append("&lt;")

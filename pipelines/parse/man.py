@@ -44,12 +44,12 @@ _SINGLE = {
 _ESC = re.compile(
     r"""\\(?:
       (?P<comment>["\#].*)
-    | \*(?:\[(?P<s1>[^\]\s]*)[^\]]*\]|\((?P<s2>..)|(?P<s3>[^(\[]))
+    | \*(?:\[(?P<s1>[^\]\s]{0,64})(?:\s[^\]]{0,200})?\]|\((?P<s2>..)|(?P<s3>[^(\[]))
     | \((?P<g2>..)
-    | \[(?P<g3>[^\]]*)\]
-    | s[-+]?(?:\(\d\d|\[[^\]]*\]|'[^']*'|[1-3]\d(?!\w)|\d)
-    | [fFgkmMnVYj][-+]?(?:\[[^\]]*\]|\(..|.)
-    | [hvwoXlLDNbxRZSAB](?P<q>[^\s\w\\]?)(?:(?!(?P=q)).)*(?P=q)
+    | \[(?P<g3>[^\]]{0,64})\]
+    | s[-+]?(?:\(\d\d|\[[^\]]{0,64}\]|'[^']{0,64}'|[1-3]\d(?!\w)|\d)
+    | [fFgkmMnVYj][-+]?(?:\[[^\]]{0,64}\]|\(..|.)
+    | [hvwoXlLDNbxRZSAB](?P<q>[^\s\w\\]?)(?:(?!(?P=q)).){0,200}(?P=q)
     | \$(?:\d|\*|@)
     | (?P<ch>.)
     )""",
@@ -93,6 +93,7 @@ _BREAK = frozenset({"PP", "LP", "P", "sp", "TP", "TQ", "HP", "Sp", "Pp", "Lp", "
 _HEAD = {"SH": 1, "SS": 2, "Sh": 1, "Ss": 2}
 _DEFINE = frozenset({"de", "de1", "am", "am1", "ig", "dei", "ami"})
 _MAX_SKIP = 2000
+_MAX_NESTING = 8  # ".if n .if n …" on one line
 
 
 def _args(s: str) -> list[str]:
@@ -163,7 +164,7 @@ class _Man:
             line = line[:-1]
         self.emit(self.esc(line))
 
-    def request(self, name: str, rest: str, lines: list[str], i: int) -> int:
+    def request(self, name: str, rest: str, lines: list[str], i: int, depth: int = 0) -> int:
         """Handle one request line; return the index of the next line to read."""
         if name in ("if", "ie", "el"):
             if name == "el":
@@ -181,8 +182,8 @@ class _Man:
             if body.endswith("\\") and not body.endswith("\\\\"):
                 body = body[:-1]
             body = body.strip()
-            if cond and body and body != "\\}":
-                self.line(body, lines, i)
+            if cond and body and body != "\\}" and depth < _MAX_NESTING:
+                self.line(body, lines, i, depth + 1)
             return i + 1
         if name in _DEFINE:
             end = ".."
@@ -236,14 +237,14 @@ class _Man:
                 self.emit(prefix + " ".join(self.esc(x) for x in a))
         return i + 1
 
-    def line(self, line: str, lines: list[str], i: int) -> int:
+    def line(self, line: str, lines: list[str], i: int, depth: int = 0) -> int:
         if line[:1] in (".", "'"):
             m = _REQ.match(line)
             assert m is not None
             name, rest = m.group(1), m.group(2)
             if not name:
                 return i + 1  # comment (.\"), empty request, or .\}
-            return self.request(name, rest, lines, i)
+            return self.request(name, rest, lines, i, depth)
         self.text_line(line)
         return i + 1
 

@@ -27,9 +27,12 @@ _NOT_PARA = re.compile(r"^(?: {4}|\t| {0,3}(?:[-+*>]|\d{1,9}[.)])(?:[ \t]|$)| {0
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _EMPH = re.compile(r"(\*\*|__|\*|_)(?=\S)(.+?)(?<=\S)\1")
 _MAX_FRONT_LINES = 300
+_MAX_CLEAN = 500
 
 
 def _clean_inline(s: str) -> str:
+    if len(s) > _MAX_CLEAN:
+        return s.strip()  # regexes below may backtrack on very long lines
     if "[" in s:
         s = _LINK.sub(r"\1", s)
     if "*" in s or "_" in s:

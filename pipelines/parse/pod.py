@@ -18,6 +18,7 @@ from pipelines.parse.sections import LineBuilder
 __all__ = ["parse", "render_codes"]
 
 _CMD = re.compile(r"=([a-zA-Z]\w*)[ \t]*(.*)", re.S)
+_SPACE = re.compile(r"\s+")
 _TOK = re.compile(r"([A-Z])(<+)|>+")
 _ENTITIES = {"lt": "<", "gt": ">", "verbar": "|", "sol": "/", "quot": '"', "amp": "&",
              "apos": "'", "nbsp": "\u00a0"}
@@ -80,9 +81,9 @@ def render_codes(s: str) -> str:
         if m.group(1):
             n = len(m.group(2))
             if n > 1:
-                ws = len(s) - pos - len(s[pos:].lstrip())
+                ws = _SPACE.match(s, pos)
                 if ws:
-                    pos += ws
+                    pos = ws.end()
                 else:  # "C<<x>>" without spaces: one bracket, the rest is literal
                     stack.append((m.group(1), 1, ["<" * (n - 1)]))
                     continue

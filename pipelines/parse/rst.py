@@ -38,6 +38,8 @@ def clean_inline(title: str) -> str:
     >>> clean_inline(":mod:`argparse` --- ``-`` and `Docs <http://x>`_ **now**")
     'argparse --- - and Docs now'
     """
+    if len(title) > 500:
+        return title  # regexes below may backtrack on very long lines
     if "`" in title:
         title = _ROLE.sub(lambda m: m.group(1).lstrip("~!"), title)
         title = _LITERAL.sub(r"\1", title)

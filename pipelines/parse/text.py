@@ -45,7 +45,6 @@ _SMALL = frozenset(
     "a an and as at but by for from in into nor of on or over per the to via vs with without "
     "is are be".split()
 )
-_SEPARATORS = " \t:.-\u2013\u2014"
 
 
 def _title_case(words: list[str]) -> bool:
@@ -75,10 +74,12 @@ def score_line(
 
     ``first``: the first non-blank line of the document (often its title).
     """
+    if len(s) > _MAX_LEN:
+        return -10, 0
     w = _WIKI.fullmatch(s)
     if w is not None:  # "== Title ==" (wiki style)
         return 10, max(1, min(len(w.group(1)) - 1, 6))
-    if len(s) > _MAX_LEN or _BULLET.match(s) or _CODE.search(s):
+    if _BULLET.match(s) or _CODE.search(s):
         return -10, 0
     score, level = 0, 0
     rest = s
@@ -88,7 +89,7 @@ def score_line(
         kw = m.group("kw").lower()
         depth = m.group("n").count(".") + 1
         score, level = 5, (max(2, depth) if kw == "section" else 1)
-        rest = m.group("rest") or m.group("n")
+        rest = m.group("rest") or s
     elif num is not None:
         depth, kind, rest = num
         if rest[0].isupper() or (kind == "dec" and depth > 1 and rest[0].isalnum()):
@@ -132,7 +133,7 @@ def score_line(
         score += 2 if (blank_before and blank_after and n_words <= 10) else 1
         level = level or 2
     score += blank_before + blank_after
-    if first and blank_after and n_words <= 10 and score > -2:
+    if first and blank_after and n_words <= 10 and score > -2 and last != ":":
         score += 2
     return score, level or 2
 
@@ -144,7 +145,7 @@ def parse(text: str) -> tuple[str, list[Heading], str | None]:
     stripped = [ln.strip() for ln in lines]
     numbered: list[int] = [0] * n  # numbering depth of "1." / "2.3" style lines (0 = none)
     for i, s in enumerate(stripped):
-        if s and (s[0].isdigit() or s[0] in "IVXLCABDEFGH"):
+        if s and (s[0].isdigit() or s[0].isupper()):
             num = _numbering(s)
             if num is not None:
                 numbered[i] = num[0]

@@ -1,0 +1,161 @@
+"""Plain-text heading detector: recall on real heading styles, precision on ordinary prose."""
+
+from __future__ import annotations
+
+from pipelines.parse import build_sections
+from pipelines.parse.text import parse, score_line, THRESHOLD
+
+GUIDE = """STRATA OPERATIONS MANUAL
+
+This manual explains how to install, configure and operate a Strata
+cluster. It is written for operators who run the ingestion jobs.
+
+Chapter 1: Introduction
+
+Strata splits large corpora into sections and chunks. Each chunk is
+embedded and indexed so that it can be retrieved later.
+
+1.1 Design Goals
+
+The main goals are:
+
+- Throughput over latency
+- Deterministic identifiers
+- Restartable jobs
+
+Why does throughput matter more than latency? Because a corpus of
+100M tokens must be ingested in hours, not days.
+
+1.2 Non-goals
+
+We do not provide a web interface.
+
+Chapter 2
+
+INSTALLATION
+
+Follow these steps in order:
+
+1. Download the release archive
+2. Unpack it into /opt/strata
+3. Run the installer.
+
+Supported Platforms
+Linux, macOS
+
+What if the installer fails?
+
+Check the logs in /var/log/strata and retry.
+
+2.1 Hardware Requirements
+
+At least 16 GB of memory and 4 cores are recommended.
+Note: GPUs are optional.
+
+Requirements:
+
+Python
+Docker
+
+x = load_config(path)
+
+Figure 3: Cluster topology
+
+March 3, 2024
+
+III. Appendix Material
+
+Appendix B: Glossary
+
+Chunk: a retrievable passage of text.
+
+Best regards,
+The Strata Team
+"""
+
+EXPECTED = [
+    (1, "STRATA OPERATIONS MANUAL"),
+    (1, "Chapter 1: Introduction"),
+    (2, "1.1 Design Goals"),
+    (2, "1.2 Non-goals"),
+    (1, "Chapter 2"),
+    (1, "INSTALLATION"),
+    (2, "2.1 Hardware Requirements"),
+    (1, "III. Appendix Material"),
+    (1, "Appendix B: Glossary"),
+]
+
+
+def test_detects_headings_with_levels():
+    text, heads, title = parse(GUIDE)
+    assert text == GUIDE  # text unchanged
+    assert title is None
+    assert [(h.level, h.title) for h in heads] == EXPECTED
+    for h in heads:
+        assert text[h.start:h.end] == h.title
+
+
+def test_sections_tree():
+    text, heads, _ = parse(GUIDE)
+    doc = build_sections("d", text, heads, title="Manual", fmt="text")
+    for s in doc.sections:
+        assert doc.text[s.start:s.end] == s.text
+    by_title = {s.title: s for s in doc.sections}
+    assert by_title["1.1 Design Goals"].path == ["Chapter 1: Introduction", "1.1 Design Goals"]
+    assert by_title["2.1 Hardware Requirements"].path == ["INSTALLATION", "2.1 Hardware Requirements"]
+    assert "Throughput over latency" in by_title["1.1 Design Goals"].text
+
+
+def test_precision_on_ordinary_lines():
+    _, heads, _ = parse(GUIDE)
+    titles = {h.title for h in heads}
+    for not_heading in (
+        "The main goals are:", "- Throughput over latency", "1. Download the release archive",
+        "2. Unpack it into /opt/strata", "What if the installer fails?", "Supported Platforms",
+        "Requirements:", "Python", "Docker", "x = load_config(path)", "Figure 3: Cluster topology",
+        "March 3, 2024", "Best regards,", "The Strata Team", "Note: GPUs are optional.",
+        "Chunk: a retrievable passage of text.",
+    ):
+        assert not_heading not in titles, not_heading
+
+
+def test_prose_paragraphs_have_no_headings():
+    prose = (
+        "The committee met on Tuesday to review the budget.\n\n"
+        "Several members raised concerns about the timeline, and the chair\n"
+        "agreed to revisit the schedule next month.\n\n"
+        "Is this the right approach?\n\n"
+        "See the attached minutes for details\n\n"
+        "  * first bullet\n  * second bullet\n\n"
+        "a lowercase line that is short\n\n"
+        "Thanks again for your help.\n"
+    )
+    _, heads, _ = parse(prose)
+    assert heads == []
+
+
+def test_underlined_and_wiki_style_headings():
+    src = "Overview\n========\n\nBody text here.\n\nDetails\n-------\n\nMore.\n\n== Bindings ==\n\nx\n"
+    _, heads, _ = parse(src)
+    assert [(h.level, h.title) for h in heads] == [(1, "Overview"), (2, "Details"), (1, "Bindings")]
+
+
+def test_numbered_list_separated_by_blank_lines_is_not_headings():
+    src = "Steps:\n\n1. Open The Box\n\n2. Remove The Cover\n\n3. Insert The Card\n\nDone.\n"
+    _, heads, _ = parse(src)
+    assert heads == []
+
+
+def test_score_line_signals():
+    def sc(s, **kw):
+        return score_line(s, blank_before=kw.get("bb", True), blank_after=kw.get("ba", True))[0]
+
+    assert sc("3.2.1 Tuning the Writer") >= THRESHOLD
+    assert sc("IV. Results") >= THRESHOLD
+    assert sc("Section 4 Results") >= THRESHOLD
+    assert sc("This sentence ends with a period.") < THRESHOLD
+    assert sc("if (x) { return y; }") < THRESHOLD
+    assert sc("2023-01-01 12:00:00") < THRESHOLD
+    assert sc("MAX_BATCH_SIZE") < THRESHOLD
+    assert sc("Name      Default     Meaning") < THRESHOLD
+    assert sc(" ".join(["Word"] * 20)) < THRESHOLD

@@ -1,0 +1,19 @@
+"""Helpers shared by the tests (paths, config factory)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+SAMPLES = REPO / "samples" / "corpus"
+SHARED_DATA = REPO.parent / "shared" / "data"
+
+
+def make_config(data_dir: Path, **overrides):
+    """A config writing to ``data_dir`` with the progress bar off; ``overrides`` per section."""
+    from cluster.config import load_config
+
+    settings = {"storage": {"data_dir": str(data_dir)}, "ingest": {"progress": False}}
+    for key, value in overrides.items():
+        settings.setdefault(key, {}).update(value)
+    return load_config(**settings)
