@@ -30,6 +30,7 @@ def test_kill_mid_ingest_then_resume_matches_uninterrupted(tmp_path, sample_inde
     reference_cfg, reference_report = sample_index
     cfg = make_config(tmp_path / "idx", ingest={"writer_batch_rows": 16})
     env = {**os.environ, "STRATA_STORAGE__DATA_DIR": str(cfg.storage.data_dir), "STRATA_INGEST__WRITER_BATCH_ROWS": "16",
+           "STRATA_INGEST__EMBED_BATCH_DOCS": "2",
            "STRATA_RAY__NUM_CPUS": "2", "PYTHONPATH": str(REPO)}
     env.pop("RAY_ADDRESS", None)
     cmd = [sys.executable, "-m", "cluster.cli", "ingest", str(SAMPLES), "--source", "samples", "--no-progress"]

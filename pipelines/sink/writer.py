@@ -88,14 +88,25 @@ class IndexSink:
                 "chunks": chunks, "tokens": tokens}
 
     def flush(self) -> None:
-        """Commit everything buffered (no-op when empty)."""
+        """Commit everything buffered, in commits of about ``batch_rows`` chunks (no-op when empty)."""
         if not self._buffer:
             return
+        docs = pa.concat_tables(self._buffer)
+        self._buffer, self._buffered_chunks = [], 0
+        start = rows = 0
+        for i, n_chunks in enumerate(pc.list_value_length(docs.column("chunks")).to_pylist()):
+            rows += n_chunks
+            if rows >= self.batch_rows:
+                self._commit(docs.slice(start, i + 1 - start))
+                start, rows = i + 1, 0
+        if start < docs.num_rows:
+            self._commit(docs.slice(start))
+
+    def _commit(self, docs: pa.Table) -> None:
+        """One atomic-by-journal commit of whole documents (see module docstring for the order)."""
         from cluster.telemetry.metrics import ingest_metrics
 
         started = time.perf_counter()
-        docs = pa.concat_tables(self._buffer)
-        self._buffer, self._buffered_chunks = [], 0
         doc_ids = docs.column("doc_id").to_pylist()
         changed = [d for d in doc_ids if d in self.known]
         chunk_table = self._flatten_chunks(docs)
