@@ -4,7 +4,7 @@
     strata ingest samples/corpus     # bulk ingest (resumable, idempotent)
     strata search "question" --mode hybrid
     strata delete --path python-tutorial/errors.rst.txt
-    strata stats | strata config | strata demo
+    strata maintain | strata stats | strata config | strata demo
 """
 
 from __future__ import annotations
@@ -158,6 +158,24 @@ def search(ctx: click.Context, query: str, mode: str, top_k: int, as_json: bool)
         click.echo(f"{rank}. [{hit.score:.4f}] {hit.path} § {hit.section_path or hit.title}  ({scores})")
         snippet = " ".join(hit.text.split())
         click.echo(f"   {snippet[:300]}{'…' if len(snippet) > 300 else ''}")
+
+
+@main.command()
+@click.pass_context
+def maintain(ctx: click.Context) -> None:
+    """Compact fragments, build or refresh indexes, remove old table versions (schedule it, e.g. nightly)."""
+    from pipelines.ingest import open_index_for_write
+
+    _, store, bm25 = open_index_for_write(_config(ctx))
+    try:
+        bm25.open_writer()  # the single-writer lock: never maintain while an ingest is writing
+    except RuntimeError as exc:
+        raise click.ClickException(str(exc)) from exc
+    try:
+        for table, action in store.maintain(_config(ctx).index).items():
+            click.echo(f"{table}: {action}")
+    finally:
+        bm25.close_writer()
 
 
 @main.command()

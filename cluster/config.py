@@ -114,6 +114,7 @@ class IndexConfig(BaseModel):
     nprobes: int = Field(20, ge=1)
     refine_factor: int = Field(10, ge=1)
     reindex_unindexed_fraction: float = Field(0.2, ge=0, le=1, description="retrain when this share of rows is unindexed")
+    cleanup_older_than_hours: float = Field(24.0, ge=0, description="table versions older than this are removed by maintenance")
 
 
 class RayConfig(BaseModel):

@@ -43,7 +43,7 @@ def run_ingest(cfg: StrataConfig, path: str | Path, *, source: str | None = None
     started = time.perf_counter()
     report = IngestReport()
     resolved, store, bm25 = open_index_for_write(cfg)
-    init_ray(cfg.ray)
+    init_ray(cfg.ray, env=telemetry_env(cfg))
     from cluster.telemetry.metrics import ingest_metrics
 
     metrics = ingest_metrics()
@@ -68,25 +68,37 @@ def run_ingest(cfg: StrataConfig, path: str | Path, *, source: str | None = None
                         report.unchanged += 1
                         continue
                     items.append(_item(entry, known[2] if known else None))
-            metrics.documents.inc(report.unchanged, tags={"status": "unchanged"}) if report.unchanged else None
+            if report.unchanged:
+                metrics.documents.inc(report.unchanged, tags={"status": "unchanged"})
             if items:
                 _run_pipeline(cfg, items, sink, report, metrics)
             sink.close()
             if prune and label is not None:
-                report.deleted = _prune(store, bm25, sink, label, seen_ids)
+                report.deleted = _prune(store, bm25, label, seen_ids)
             c = sink.counts
             report.new, report.updated, report.unchanged = c.new, c.updated, report.unchanged + c.unchanged
             report.chunks, report.sections, report.tokens, report.commits = c.chunks, c.sections, c.tokens, c.commits
             report.failed += c.failed
             for path_, reason, _ in c.failed:
                 metrics.failures.inc(tags={"reason": reason})
-            with span("ingest.index"):
-                report.index_actions = store.maintain(cfg.index)
+            if c.commits or report.deleted or report.recovered:
+                with span("ingest.index"):
+                    report.index_actions = store.maintain(cfg.index)
             report.totals = record_table_stats(store)
     finally:
         sink.bm25.close_writer()
     report.elapsed_s = time.perf_counter() - started
     return report
+
+
+def telemetry_env(cfg: StrataConfig) -> dict[str, str]:
+    """Environment that makes Ray workers export spans like the driver does."""
+    if cfg.telemetry.otel_exporter == "none":
+        return {}
+    env = {"STRATA_TELEMETRY__OTEL_EXPORTER": cfg.telemetry.otel_exporter}
+    if cfg.telemetry.otlp_endpoint:
+        env["STRATA_TELEMETRY__OTLP_ENDPOINT"] = cfg.telemetry.otlp_endpoint
+    return env
 
 
 def _item(entry: SourceFile, known_hash: str | None) -> dict:
@@ -127,7 +139,7 @@ def _run_pipeline(cfg: StrataConfig, items: list[dict], sink: IndexSink, report:
         progress.close()
 
 
-def _prune(store: LanceStore, bm25: Bm25Index, sink: IndexSink, source: str, seen: set[str]) -> int:
+def _prune(store: LanceStore, bm25: Bm25Index, source: str, seen: set[str]) -> int:
     """Delete documents of ``source`` that are no longer on disk."""
     docs = store.scan(DOCUMENTS, ["doc_id", "source"])
     stale = [d for d, s in zip(docs.column("doc_id").to_pylist(), docs.column("source").to_pylist())

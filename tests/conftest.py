@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from support import SAMPLES, make_config
+from support import METRICS_PORT, SAMPLES, make_config
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -24,7 +24,7 @@ def ray_session():
     import ray
 
     if not ray.is_initialized():
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, _metrics_export_port=METRICS_PORT)
     yield ray
     ray.shutdown()
 
@@ -45,7 +45,7 @@ def sample_index(tmp_path_factory, ray_session, installed_models):
     from pipelines.ingest import run_ingest
 
     data_dir = tmp_path_factory.mktemp("sample-index")
-    cfg = make_config(data_dir, ingest={"writer_batch_rows": 128})
+    cfg = make_config(data_dir, ingest={"writer_batch_rows": 128}, index={"ivf_min_rows": 256})
     report = run_ingest(cfg, SAMPLES, source="samples")
     return cfg, report
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLES = REPO / "samples" / "corpus"
 SHARED_DATA = REPO.parent / "shared" / "data"
+METRICS_PORT = int(os.environ.get("STRATA_TEST_METRICS_PORT", "18080"))
 
 
 def make_config(data_dir: Path, **overrides):

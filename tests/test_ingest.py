@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cluster.store.lance_store import LanceStore
-from cluster.store.schema import SECTIONS
+from cluster.store.schema import CHUNKS, SECTIONS
 from support import SAMPLES, make_config
 from index_probe import assert_consistent, snapshot
 from pipelines.ingest import run_ingest
@@ -21,6 +21,10 @@ def test_sample_corpus_is_ingested_completely(sample_index):
     snap = snapshot(cfg)
     assert len(snap["documents"]) == n_files
     assert_consistent(snap)
+    store = LanceStore.open(cfg.storage, dim=384)
+    assert store.has_vector_index(CHUNKS), report.index_actions  # ivf_min_rows=256 in this fixture
+    stats = store.stats(CHUNKS)
+    assert stats.unindexed_rows == 0 and stats.fragments == 1 and stats.rows == report.chunks
 
 
 def test_section_hierarchy_is_stored(sample_index):
@@ -96,3 +100,28 @@ def test_cli_delete_by_path(tmp_path, corpus_copy, ray_session, installed_models
     assert len(snap["documents"]) == 3
     result = runner.invoke(main, ["--data-dir", str(cfg.storage.data_dir), "delete", "--path", "nope"])
     assert result.exit_code != 0 and "no matching documents" in result.output
+
+
+def test_cli_stats_and_search(sample_index):
+    import json
+
+    from click.testing import CliRunner
+
+    from cluster.cli import main
+
+    cfg, report = sample_index
+    runner = CliRunner()
+    base = ["--data-dir", str(cfg.storage.data_dir)]
+    result = runner.invoke(main, [*base, "stats"])
+    assert result.exit_code == 0, result.output
+    stats = json.loads(result.output)
+    assert stats["chunks"]["rows"] == report.chunks and stats["bm25_docs"] == report.chunks
+    assert stats["embedder"].startswith("all-minilm-l6-v2/384/")
+    result = runner.invoke(main, [*base, "search", "How do I create a virtual environment with venv?", "--mode", "vector", "-k", "2",
+                                  "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)[0]["path"] == "python-tutorial/venv.rst.txt"
+    result = runner.invoke(main, [*base, "search", "   "])
+    assert result.exit_code != 0 and "empty query" in result.output
+    result = runner.invoke(main, ["--data-dir", str(cfg.storage.data_dir) + "-missing", "search", "x"])
+    assert result.exit_code != 0 and "run `strata ingest` first" in result.output

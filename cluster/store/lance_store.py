@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+from datetime import timedelta
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -231,6 +232,8 @@ class LanceStore:
             if scalar_stale:
                 tbl.to_lance().optimize.optimize_indices(index_names=[ix.name for ix in tbl.list_indices()
                                                                       if ix.name != VECTOR_INDEX])
+            if index.cleanup_older_than_hours > 0:
+                tbl.cleanup_old_versions(older_than=timedelta(hours=index.cleanup_older_than_hours))
             tbl.checkout_latest()
         return done
 
