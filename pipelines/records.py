@@ -1,7 +1,8 @@
 """The Arrow record passed between pipeline stages: one row per source document.
 
 parse/chunk tasks fill the document fields plus nested ``chunks`` and ``sections``; the
-embedding actors add ``chunk_vectors`` and ``section_vectors``; the single writer flattens
+embedding actors add ``chunk_vectors``, ``section_vectors`` (summary embeddings) and
+``section_centroids`` (mean of a section's chunk vectors); the single writer flattens
 rows into the LanceDB tables and the BM25 index.
 """
 
@@ -34,4 +35,5 @@ PARSED_SCHEMA = pa.schema([
 
 def embedded_schema(dim: int) -> pa.Schema:
     vectors = pa.list_(pa.list_(pa.float32(), dim))
-    return PARSED_SCHEMA.append(pa.field("chunk_vectors", vectors)).append(pa.field("section_vectors", vectors))
+    return (PARSED_SCHEMA.append(pa.field("chunk_vectors", vectors)).append(pa.field("section_vectors", vectors))
+            .append(pa.field("section_centroids", vectors)))

@@ -31,7 +31,7 @@ def test_section_hierarchy_is_stored(sample_index):
     cfg, _ = sample_index
     store = LanceStore.open(cfg.storage, dim=384)
     rows = store.scan(SECTIONS, ["section_id", "doc_id", "parent_id", "level", "path", "title", "summary",
-                                 "vector"]).to_pylist()
+                                 "vector", "centroid", "n_chunks"]).to_pylist()
     by_id = {r["section_id"]: r for r in rows}
     roots = [r for r in rows if r["parent_id"] is None]
     assert len(roots) == len({r["doc_id"] for r in rows})  # one root per document
@@ -41,7 +41,9 @@ def test_section_hierarchy_is_stored(sample_index):
         parent = by_id[row["parent_id"]]
         assert parent["doc_id"] == row["doc_id"]
         assert row["path"][:-1] == parent["path"]
-    assert all(r["summary"] and len(r["vector"]) == 384 for r in rows)
+    assert all(r["summary"] and len(r["vector"]) == 384 and len(r["centroid"]) == 384 for r in rows)
+    one_chunk = [r for r in rows if r["n_chunks"] == 1]
+    assert one_chunk and all(abs(sum(a * b for a, b in zip(r["vector"], r["centroid"])) - 1) < 1e-3 for r in one_chunk)
     errors = [r for r in rows if "Handling Exceptions" in r["title"]]
     assert errors and errors[0]["path"][-1] == "Handling Exceptions"
 

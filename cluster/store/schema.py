@@ -55,7 +55,8 @@ def sections_schema(dim: int) -> pa.Schema:
         pa.field("n_chunks", pa.int32()),
         pa.field("text", pa.string()),
         pa.field("summary", pa.string()),
-        pa.field("vector", vector_type(dim)),
+        pa.field("vector", vector_type(dim)),  # embedding of the summary
+        pa.field("centroid", vector_type(dim)),  # normalised mean of the section's own chunk vectors
     ])
 
 

@@ -162,9 +162,10 @@ class IndexSink:
     def _flatten_sections(self, docs: pa.Table) -> pa.Table:
         flat = pc.list_flatten(docs.column("sections")).combine_chunks()
         schema = sections_schema(self.store.dim)
-        cols = {name: flat.field(name) for name in schema.names if name not in ("doc_id", "vector")}
+        cols = {name: flat.field(name) for name in schema.names if name not in ("doc_id", "vector", "centroid")}
         cols.update(self._repeat(docs, "sections", ["doc_id"]))
         cols["vector"] = pc.list_flatten(docs.column("section_vectors"))
+        cols["centroid"] = pc.list_flatten(docs.column("section_centroids"))
         return pa.table({f.name: cols[f.name] for f in schema}, schema=schema)
 
     def _document_rows(self, docs: pa.Table) -> pa.Table:

@@ -50,16 +50,42 @@ class EmbedDocuments:
                          for st, ss in zip(statuses, sections)]
         with span("ingest.embed", texts=len(texts), device=self.embedder.device):
             vectors = self.embedder.embed(texts) if texts else np.zeros((0, self.embedder.dim), np.float32)
+        chunk_vectors = [vectors[s] for s in chunk_slots]
+        section_vectors = [vectors[s] for s in section_slots]
+        centroids = [section_centroids(cv, sv, [c["section_id"] for c in cs], [s["section_id"] for s in ss])
+                     if st == STATUS_OK else sv for st, cv, sv, cs, ss in
+                     zip(statuses, chunk_vectors, section_vectors, chunks, sections)]
         dim = self.embedder.dim
-        inner = pa.list_(pa.float32(), dim)
-
-        def column(slots: list[list[int]]) -> pa.Array:
-            flat = np.concatenate([vectors[s] for s in slots if s]) if any(slots) else np.zeros((0, dim), np.float32)
-            values = pa.FixedSizeListArray.from_arrays(pa.array(flat.ravel(), pa.float32()), dim)
-            offsets = np.cumsum([0] + [len(s) for s in slots]).astype(np.int32)
-            return pa.ListArray.from_arrays(pa.array(offsets), values, type=pa.list_(inner))
-
-        out = batch.append_column("chunk_vectors", column(chunk_slots)).append_column("section_vectors",
-                                                                                      column(section_slots))
+        out = (batch.append_column("chunk_vectors", vector_lists(chunk_vectors, dim))
+               .append_column("section_vectors", vector_lists(section_vectors, dim))
+               .append_column("section_centroids", vector_lists(centroids, dim)))
         ingest_metrics().stage_seconds.observe(time.perf_counter() - started, tags={"stage": "embed"})
         return out.cast(self.schema)
+
+
+def section_centroids(chunk_vectors: np.ndarray, summary_vectors: np.ndarray, chunk_sections: list[str],
+                      section_ids: list[str]) -> np.ndarray:
+    """Per section: the normalised mean of its own chunks' vectors (its summary vector when it has none).
+
+    >>> c = section_centroids(np.eye(2, dtype=np.float32), np.ones((2, 2), np.float32) / 2 ** .5, ["a", "a"], ["a", "b"])
+    >>> np.round(c.astype(float), 3).tolist()
+    [[0.707, 0.707], [0.707, 0.707]]
+    """
+    if len(section_ids) == 0:
+        return summary_vectors
+    position = {sid: i for i, sid in enumerate(section_ids)}
+    sums = np.zeros_like(summary_vectors)
+    counts = np.zeros(len(section_ids), dtype=np.int64)
+    rows = np.fromiter((position[s] for s in chunk_sections), dtype=np.int64, count=len(chunk_sections))
+    np.add.at(sums, rows, chunk_vectors)
+    np.add.at(counts, rows, 1)
+    norms = np.linalg.norm(sums, axis=1, keepdims=True)
+    return np.where(counts[:, None] > 0, sums / np.maximum(norms, 1e-12), summary_vectors).astype(np.float32)
+
+
+def vector_lists(per_row: list[np.ndarray], dim: int) -> pa.Array:
+    """A ``list<fixed_size_list<float32, dim>>`` column from one (n_i, dim) array per row."""
+    flat = np.concatenate(per_row) if per_row else np.zeros((0, dim), np.float32)
+    values = pa.FixedSizeListArray.from_arrays(pa.array(flat.astype(np.float32).ravel(), pa.float32()), dim)
+    offsets = np.cumsum([0] + [len(v) for v in per_row]).astype(np.int32)
+    return pa.ListArray.from_arrays(pa.array(offsets), values, type=pa.list_(pa.list_(pa.float32(), dim)))

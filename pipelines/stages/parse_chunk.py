@@ -24,9 +24,7 @@ from cluster.telemetry.tracing import span
 from pipelines.chunk import ChunkingConfig, chunk_with_config
 from pipelines.parse import ParseError, ParsedDocument, parse_bytes
 from pipelines.records import PARSED_SCHEMA, STATUS_FAILED, STATUS_OK, STATUS_UNCHANGED
-from pipelines.summary import summarize_text
-
-SUMMARY_TOKENS = 64
+from pipelines.summary import section_summary
 
 
 @lru_cache(maxsize=4)
@@ -123,16 +121,10 @@ def _section_rows(doc: ParsedDocument, chunks, tokenizer) -> list[dict[str, Any]
     rows = []
     for section, n_tokens in zip(doc.sections, token_counts):
         own = by_section.get(section.section_id, [])
-        header = " > ".join(p for p in (doc.title, section.path_str) if p)
-        if len(own) == 1:
-            summary, embed_text = own[0].text, own[0].embed_text
-        else:
-            if own:
-                summary = summarize_text(section.text, budget=SUMMARY_TOKENS, tokenizer=tokenizer)
-            else:
-                children = [titles[c] for c in section.children]
-                summary = ("Subsections: " + "; ".join(children)) if children else section.title
-            embed_text = f"{header}\n{summary}" if header else summary
+        summary, embed_text = section_summary(
+            title=section.title, header=" > ".join(p for p in (doc.title, section.path_str) if p),
+            lead=(own[0].text, own[0].embed_text) if own else None,
+            child_titles=[titles[c] for c in section.children])
         rows.append({
             "section_id": section.section_id, "parent_id": section.parent_id, "level": section.level,
             "ordinal": section.ordinal, "title": section.title, "path": list(section.path),
