@@ -96,7 +96,7 @@ class IngestConfig(BaseModel):
     exclude: list[str] = Field(default_factory=lambda: [".*", "*~", "*.swp"])
     max_file_bytes: int = Field(20_000_000, ge=1, description="raw and decompressed size cap per file")
     parse_batch_files: int = Field(8, ge=1, description="files per stateless parse/chunk task batch")
-    embed_batch_docs: int = Field(8, ge=1, description="documents per embedding-actor call")
+    embed_batch_docs: int = Field(16, ge=1, description="documents per embedding-actor call")
     embed_actors: int = Field(1, ge=1, description="embedding actor pool size")
     embed_actor_cpus: float = Field(0.5, gt=0, description="logical CPUs reserved per embedding actor")
     embed_actor_gpus: float = Field(0.0, ge=0, description="GPUs per embedding actor (CUDA provider when > 0)")
