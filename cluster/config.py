@@ -69,6 +69,7 @@ class EmbedderConfig(BaseModel):
     batch_size: int = Field(64, ge=1, le=4096)
     threads: int | None = Field(None, ge=1, description="onnxruntime intra-op threads; default: the machine's cores")
     device: Literal["auto", "cpu", "cuda"] = "auto"
+    cpu_mem_arena: bool = Field(True, description="onnxruntime CPU memory arena; off trades some speed for less RSS")
 
 
 class ChunkingSettings(BaseModel):

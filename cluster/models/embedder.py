@@ -48,9 +48,10 @@ class Embedder:
         use_cuda = settings.device == "cuda" or (settings.device == "auto" and cuda_available())
         providers = ["CUDAExecutionProvider", "CPUExecutionProvider"] if use_cuda else ["CPUExecutionProvider"]
         threads = settings.threads or os.cpu_count() or 1
+        session = {} if settings.cpu_mem_arena else {"enable_cpu_mem_arena": False}
         manifest = resolved.manifest
         if resolved.hub_name:
-            model = TextEmbedding(resolved.hub_name, threads=threads, providers=providers)
+            model = TextEmbedding(resolved.hub_name, threads=threads, providers=providers, **session)
         else:
             name = f"strata/{manifest.name}"
             known = {d.model for d in TextEmbedding._list_supported_models()}
@@ -63,7 +64,8 @@ class Embedder:
                     dim=manifest.dim,
                     model_file=manifest.model_file,
                 )
-            model = TextEmbedding(name, specific_model_path=str(resolved.path), threads=threads, providers=providers)
+            model = TextEmbedding(name, specific_model_path=str(resolved.path), threads=threads, providers=providers,
+                                  **session)
         return cls(model, resolved, settings.batch_size, "cuda" if use_cuda else "cpu")
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
