@@ -127,3 +127,17 @@ def test_cli_stats_and_search(sample_index):
     assert result.exit_code != 0 and "empty query" in result.output
     result = runner.invoke(main, ["--data-dir", str(cfg.storage.data_dir) + "-missing", "search", "x"])
     assert result.exit_code != 0 and "run `strata ingest` first" in result.output
+
+
+def test_cli_demo_runs_the_main_job(tmp_path, ray_session, installed_models):
+    from click.testing import CliRunner
+
+    from cluster.cli import main
+
+    corpus = tmp_path / "c"
+    corpus.mkdir()
+    (corpus / "notes.md").write_text("# Errors\n\nUse try and except to handle exceptions raised by a function.\n")
+    result = CliRunner().invoke(main, ["--data-dir", str(tmp_path / "idx"), "demo", "--corpus", str(corpus)])
+    assert result.exit_code == 0, result.output
+    assert "installed all-minilm-l6-v2" in result.output and "1 new" in result.output
+    assert "1. [" in result.output and "notes.md" in result.output
