@@ -32,6 +32,11 @@ def _tokenizer(models_json: str):
     return load_tokenizer(resolve_embedder(ModelsConfig.model_validate_json(models_json)))
 
 
+@lru_cache(maxsize=4)
+def _max_model_tokens(models_json: str) -> int:
+    return resolve_embedder(ModelsConfig.model_validate_json(models_json)).manifest.max_tokens
+
+
 def content_hash(raw: bytes) -> str:
     return hashlib.sha256(raw).hexdigest()[:32]
 
@@ -42,7 +47,7 @@ def parse_chunk_batch(batch: pa.Table, *, models_json: str, chunking_json: str, 
 
     settings = ChunkingSettings.model_validate_json(chunking_json)
     tokenizer = _tokenizer(models_json)
-    max_model_tokens = resolve_embedder(ModelsConfig.model_validate_json(models_json)).manifest.max_tokens
+    max_model_tokens = _max_model_tokens(models_json)
     config = ChunkingConfig(chunk_tokens=settings.chunk_tokens, overlap_tokens=settings.overlap_tokens,
                             max_model_tokens=max_model_tokens, header_tokens=settings.header_tokens)
     started = time.perf_counter()
