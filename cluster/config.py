@@ -118,6 +118,87 @@ class IndexConfig(BaseModel):
     cleanup_older_than_hours: float = Field(24.0, ge=0, description="table versions older than this are removed by maintenance")
 
 
+class RetrievalConfig(BaseModel):
+    """Query-time retrieval: hybrid fusion, multi-query expansion, routing and request limits."""
+
+    candidates: int = Field(100, ge=1, le=2000, description="candidates per retriever (BM25, dense) before fusion")
+    fusion: Literal["rrf", "linear"] = Field("rrf", description="rank fusion: reciprocal-rank, or weighted min-max linear")
+    rrf_k: int = Field(60, ge=1)
+    bm25_weight: float = Field(0.5, ge=0, le=1, description="BM25's share in fusion (dense gets 1 - w); RRF weights too")
+    lexical_bm25_weight: float = Field(0.8, ge=0, le=1, description="BM25's share on the BM25-led (lexical) route")
+    multi_query: bool = Field(True, description="add rule-based rephrasings and keyword variants of the query")
+    variant_weight: float = Field(0.5, ge=0, le=1, description="fusion weight of a variant relative to the query")
+    hyde: bool = Field(False, description="HyDE: search with a hypothetical answer passage (pseudo-relevance "
+                                         "feedback from the first pass until an LLM is configured)")
+    hyde_feedback_docs: int = Field(3, ge=1, le=20)
+    router: bool = Field(True, description="route each query (lexical / hybrid / hybrid+awareness); off: hybrid")
+    max_query_chars: int = Field(2000, ge=16)
+    max_top_k: int = Field(200, ge=1)
+    max_filter_values: int = Field(1000, ge=1)
+
+
+class AwarenessConfig(BaseModel):
+    """Hierarchical "awareness" expansion: section tier, neighbours, parents/siblings, token budget."""
+
+    section_top_k: int = Field(8, ge=0, le=200, description="sections found by the section tier per target")
+    section_min_similarity: float = Field(0.45, ge=-1, le=1, description="section-tier matches below this are ignored")
+    expand_hits: int = Field(5, ge=0, le=100, description="top hits per target whose neighbourhood is expanded")
+    window: int = Field(1, ge=0, le=20, description="± neighbouring chunks added around a hit")
+    mode: Literal["window", "heading", "section"] = Field(
+        "heading", description="window: ±n chunks; heading: ±n chunks within the hit's section; section: whole section")
+    parents: bool = Field(True, description="add the enclosing sections' summaries (title path + lead)")
+    siblings: bool = Field(True, description="add summaries of sibling sections")
+    max_siblings: int = Field(3, ge=0, le=50)
+    budget_tokens: int = Field(2000, ge=64, le=200_000, description="default token budget of a context pack")
+    max_targets: int = Field(4, ge=1, le=16, description="sub-questions a multi-target query is split into")
+
+
+class RerankConfig(BaseModel):
+    """Cross-encoder reranking (fastembed ``TextCrossEncoder`` over a local ONNX model).
+
+    Off by default: no trained cross-encoder ships in any registry reachable here; the quality
+    issue trains one. Point ``model_dir`` at a directory with ``model.onnx`` + tokenizer files."""
+
+    enabled: bool = False
+    model_dir: Path | None = None
+    top_n: int = Field(50, ge=1, le=1000, description="candidates rescored by the cross-encoder")
+    batch_size: int = Field(32, ge=1, le=1024)
+    max_length: int = Field(512, ge=16)
+
+    @model_validator(mode="after")
+    def _model_when_enabled(self) -> "RerankConfig":
+        if self.enabled and self.model_dir is None:
+            raise ValueError("rerank.enabled needs rerank.model_dir (a local ONNX cross-encoder directory)")
+        return self
+
+
+class ServeConfig(BaseModel):
+    """The Ray Serve application: HTTP, replicas, fractional CPUs, batching, caches, freshness."""
+
+    host: str = "127.0.0.1"
+    port: int = Field(8000, ge=1, le=65535)
+    route_prefix: str = "/"
+    app_name: str = "strata"
+    ingress_replicas: int = Field(1, ge=1)
+    embedder_replicas: int = Field(1, ge=1)
+    retriever_replicas: int = Field(2, ge=1)
+    reranker_replicas: int = Field(1, ge=1)
+    expander_replicas: int = Field(1, ge=1)
+    ingress_cpus: float = Field(0.1, gt=0)
+    embedder_cpus: float = Field(0.25, gt=0)
+    retriever_cpus: float = Field(0.25, gt=0)
+    reranker_cpus: float = Field(0.25, gt=0)
+    expander_cpus: float = Field(0.1, gt=0)
+    gpus_per_model_replica: float = Field(0.0, ge=0, description="GPUs for the embedder/reranker replicas")
+    max_ongoing_requests: int = Field(64, ge=1)
+    max_batch_size: int = Field(32, ge=1, description="Serve batching of query embeddings / rerank pairs")
+    batch_wait_timeout_s: float = Field(0.005, ge=0)
+    embedding_cache_size: int = Field(10_000, ge=0, description="query embeddings kept (keyed by model fingerprint)")
+    result_cache_size: int = Field(2_000, ge=0, description="responses kept (keyed by index version + request)")
+    refresh_interval_s: float = Field(2.0, ge=0, description="how often replicas look for a new index version")
+    request_timeout_s: float = Field(30.0, gt=0)
+
+
 class RayConfig(BaseModel):
     """``address`` (or ``$RAY_ADDRESS``) joins an existing cluster; otherwise an embedded local Ray starts."""
 
@@ -145,6 +226,10 @@ class StrataConfig(BaseSettings):
     chunking: ChunkingSettings = Field(default_factory=ChunkingSettings)
     ingest: IngestConfig = Field(default_factory=IngestConfig)
     index: IndexConfig = Field(default_factory=IndexConfig)
+    retrieval: RetrievalConfig = Field(default_factory=RetrievalConfig)
+    awareness: AwarenessConfig = Field(default_factory=AwarenessConfig)
+    rerank: RerankConfig = Field(default_factory=RerankConfig)
+    serve: ServeConfig = Field(default_factory=ServeConfig)
     ray: RayConfig = Field(default_factory=RayConfig)
     telemetry: TelemetryConfig = Field(default_factory=TelemetryConfig)
 

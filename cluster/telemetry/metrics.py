@@ -51,3 +51,37 @@ def ingest_metrics() -> IngestMetrics:
                              tag_keys=("table",)),
         table_rows=Gauge("strata_lance_rows", "Rows of a LanceDB table", tag_keys=("table",)),
     )
+
+
+CANDIDATE_BOUNDARIES = [1, 5, 10, 25, 50, 100, 250, 500, 1000, 2500]
+
+
+@dataclass(frozen=True)
+class QueryMetrics:
+    stage_seconds: Histogram
+    candidates: Histogram
+    cache_requests: Counter
+    routes: Counter
+    errors: Counter
+    index_version_changes: Counter
+
+
+@lru_cache(maxsize=1)
+def query_metrics() -> QueryMetrics | None:
+    """The query-path metric handles, or None outside Ray (the in-process naive pipeline)."""
+    import ray
+
+    if not ray.is_initialized():
+        return None
+    return QueryMetrics(
+        stage_seconds=Histogram("strata_query_stage_seconds", "Latency of one query stage (total: the whole request)",
+                                boundaries=LATENCY_BOUNDARIES_S, tag_keys=("stage", "route")),
+        candidates=Histogram("strata_query_candidates", "Candidates produced by a query stage",
+                             boundaries=CANDIDATE_BOUNDARIES, tag_keys=("stage",)),
+        cache_requests=Counter("strata_query_cache_requests_total", "Query cache lookups by cache and result",
+                               tag_keys=("cache", "result")),
+        routes=Counter("strata_query_routes_total", "Queries by the route the router chose", tag_keys=("route",)),
+        errors=Counter("strata_query_errors_total", "Failed query requests by HTTP status", tag_keys=("status",)),
+        index_version_changes=Counter("strata_index_version_changes_total",
+                                      "New index versions picked up by a serving replica"),
+    )

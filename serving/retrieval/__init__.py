@@ -1,5 +1,5 @@
-"""Retrieval over a Strata index: BM25 (tantivy), dense (LanceDB ANN), and their fusion."""
+"""Retrieval over a Strata index: BM25 (tantivy), dense (LanceDB ANN), fusion and the section tier."""
 
-from serving.retrieval.hybrid import Hit, Retriever
+from serving.retrieval.hybrid import Candidate, HybridRetriever, RetrievalResult
 
-__all__ = ["Hit", "Retriever"]
+__all__ = ["Candidate", "HybridRetriever", "RetrievalResult"]

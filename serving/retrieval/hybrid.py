@@ -1,93 +1,179 @@
-"""BM25, dense and hybrid (RRF) search over an index, used by ``strata search``.
+"""The hybrid retriever: tantivy BM25 + LanceDB ANN per query variant, fused per target.
 
-The configured embedder must match the one the index was built with, or the retriever refuses.
+For each target of a :class:`~serving.analysis.QueryPlan` every variant is searched by BM25
+and by the dense index (``nprobes``/``refine_factor`` from ``index.*``); the rankings are fused
+by RRF (default) or weighted linear fusion, with the BM25 share ``plan.bm25_weight``. With HyDE
+on, the dense side searches once more with a hypothetical-answer vector (pseudo-relevance
+feedback from the first pass until an LLM writes the passage). Several targets are merged
+round-robin so each sub-question keeps its share of the top-k.
 
->>> # r = Retriever(load_config()); r.search("how do I configure logging", k=5, mode="hybrid")
+>>> # r = HybridRetriever(IndexView.open(cfg)); r.retrieve(plan, vectors, ResolvedFilters())
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
-from typing import Literal
+
+import numpy as np
 
 from cluster.config import StrataConfig
-from cluster.models.embedder import Embedder
-from cluster.models.registry import resolve_embedder
-from cluster.store.bm25 import Bm25Index
-from cluster.store.lance_store import LanceStore, sql_in
 from cluster.store.schema import CHUNKS
-from serving.retrieval.fusion import rrf
-
-Mode = Literal["bm25", "vector", "hybrid"]
-HIT_COLUMNS = ["chunk_id", "doc_id", "path", "title", "section_id", "section_path", "ordinal", "start", "end", "text"]
+from serving.analysis import QueryPlan
+from serving.index_view import IndexView
+from serving.retrieval.filters import ResolvedFilters
+from serving.retrieval.fusion import linear, rrf
+from serving.retrieval.sections import SectionHit, SectionTier
 
 
 @dataclass
-class Hit:
+class Candidate:
+    """A chunk found by retrieval, with its per-stage scores and ranks."""
+
     chunk_id: str
     doc_id: str
-    path: str
-    title: str
-    section_id: str
-    section_path: str
-    ordinal: int
-    start: int
-    end: int
-    text: str
-    score: float = 0.0
-    stage_scores: dict[str, float] = field(default_factory=dict)
+    score: float
+    scores: dict[str, float] = field(default_factory=dict)
+    ranks: dict[str, int] = field(default_factory=dict)
+    target: str | None = None
 
 
-class Retriever:
-    def __init__(self, cfg: StrataConfig) -> None:
-        self.cfg = cfg
-        self.resolved = resolve_embedder(cfg.models)
-        self.store = LanceStore.open(cfg.storage, dim=self.resolved.manifest.dim)
-        stored = self.store.embedder_manifest()
-        if stored is not None:
-            stored.check_compatible(self.resolved.manifest, action="query this index")
-        self.bm25 = Bm25Index(cfg.storage.bm25_path)
-        self._embedder: Embedder | None = None
+@dataclass
+class RetrievalResult:
+    candidates: list[Candidate]
+    sections: list[SectionHit]
+    counts: dict[str, int]
+    timings_ms: dict[str, float]
+    hyde: str | None = None
+    index_version: str = ""
 
-    @property
-    def embedder(self) -> Embedder:
-        if self._embedder is None:
-            self._embedder = Embedder.load(self.resolved, self.cfg.embedder)
-        return self._embedder
 
-    def search(self, query: str, *, k: int = 10, mode: Mode = "hybrid", candidates: int = 100) -> list[Hit]:
-        """Top-``k`` chunks for ``query``; hybrid fuses ``candidates`` from each side by RRF."""
-        if not query.strip():
-            raise ValueError("empty query")
-        depth = k if mode != "hybrid" else max(k, candidates)
-        bm25_ids, dense_ids, stage = [], [], {}
-        if mode in ("bm25", "hybrid"):
-            for rank, hit in enumerate(self.bm25.search(query, k=depth), start=1):
-                bm25_ids.append(hit.chunk_id)
-                stage.setdefault(hit.chunk_id, {})["bm25"] = hit.score
-        if mode in ("vector", "hybrid"):
-            vector = self.embedder.embed([query])[0]
-            table = self.store.vector_search(CHUNKS, vector, k=depth, index=self.cfg.index, columns=["chunk_id"])
-            for chunk_id, distance in zip(table.column("chunk_id").to_pylist(), table.column("_distance").to_pylist()):
-                dense_ids.append(chunk_id)
-                stage.setdefault(chunk_id, {})["dense"] = 1.0 - float(distance)
-        if mode == "bm25":
-            ranked = [(c, stage[c]["bm25"]) for c in bm25_ids]
-        elif mode == "vector":
-            ranked = [(c, stage[c]["dense"]) for c in dense_ids]
-        else:
-            ranked = rrf([bm25_ids, dense_ids])
-        ranked = ranked[:k]
-        rows = self._fetch([c for c, _ in ranked])
-        hits = []
-        for chunk_id, score in ranked:
-            row = rows.get(chunk_id)
-            if row is not None:
-                hits.append(Hit(**row, score=score, stage_scores=stage.get(chunk_id, {})))
-        return hits
+def normalise(vector: np.ndarray) -> np.ndarray:
+    norm = float(np.linalg.norm(vector))
+    return vector / norm if norm > 0 else vector
 
-    def _fetch(self, chunk_ids: list[str]) -> dict[str, dict]:
-        if not chunk_ids:
-            return {}
-        table = self.store.scan(CHUNKS, HIT_COLUMNS, where=sql_in("chunk_id", chunk_ids))
-        return {row["chunk_id"]: row for row in table.to_pylist()}
+
+class HybridRetriever:
+    """Searches one index; safe to call from several threads."""
+
+    def __init__(self, view: IndexView, cfg: StrataConfig | None = None) -> None:
+        self.view = view
+        self.cfg = cfg or view.cfg
+        self.sections = SectionTier(view, self.cfg)
+
+    # -- the two retrievers ------------------------------------------------------------------------
+    def bm25(self, text: str, k: int, filters: ResolvedFilters) -> list[tuple[str, str, float]]:
+        hits = self.view.bm25.search(text, k=k, doc_ids=filters.doc_ids, section_facet=filters.section_facet)
+        return [(h.chunk_id, h.doc_id, h.score) for h in hits]
+
+    def dense(self, vector: np.ndarray, k: int, filters: ResolvedFilters) -> list[tuple[str, str, float]]:
+        table = self.view.store.vector_search(CHUNKS, vector, k=k, index=self.cfg.index, where=filters.lance_where(),
+                                              columns=["chunk_id", "doc_id"])
+        return [(c, d, 1.0 - float(dist)) for c, d, dist in zip(
+            table.column("chunk_id").to_pylist(), table.column("doc_id").to_pylist(),
+            table.column("_distance").to_pylist())]
+
+    # -- one query plan -------------------------------------------------------------------------------
+    def retrieve(self, plan: QueryPlan, vectors: dict[str, np.ndarray], filters: ResolvedFilters,
+                 *, depth: int) -> RetrievalResult:
+        """Fused candidates (``depth`` per target), section-tier matches, counts and timings."""
+        timings = {"bm25": 0.0, "dense": 0.0, "fuse": 0.0, "sections": 0.0}
+        counts = {"bm25": 0, "dense": 0, "fused": 0, "sections": 0}
+        version = self.view.version()
+        if filters.empty:
+            return RetrievalResult([], [], counts, timings, index_version=version)
+        per_target: list[list[Candidate]] = []
+        hyde_note = None
+        k = max(plan.candidates, depth)
+        for target in plan.targets:
+            scored: list[list[tuple[str, float]]] = []
+            weights: list[float] = []
+            stage: dict[str, Candidate] = {}
+
+            def note(hits: list[tuple[str, str, float]], name: str) -> None:
+                for rank, (chunk_id, doc_id, score) in enumerate(hits, start=1):
+                    c = stage.setdefault(chunk_id, Candidate(chunk_id, doc_id, 0.0, target=target.text))
+                    if score > c.scores.get(name, float("-inf")):
+                        c.scores[name] = score
+                    c.ranks[name] = min(c.ranks.get(name, rank), rank)
+
+            both = plan.use_bm25 and plan.use_dense
+            for variant in target.variants:
+                if plan.use_bm25:
+                    t0 = time.perf_counter()
+                    hits = self.bm25(variant.text, k, filters)
+                    timings["bm25"] += (time.perf_counter() - t0) * 1000
+                    counts["bm25"] += len(hits)
+                    note(hits, "bm25")
+                    scored.append([(c, s) for c, _, s in hits])
+                    weights.append(variant.weight * (plan.bm25_weight if both else 1.0))
+                if plan.use_dense:
+                    t0 = time.perf_counter()
+                    hits = self.dense(vectors[variant.text], k, filters)
+                    timings["dense"] += (time.perf_counter() - t0) * 1000
+                    counts["dense"] += len(hits)
+                    note(hits, "dense")
+                    scored.append([(c, s) for c, _, s in hits])
+                    weights.append(variant.weight * ((1.0 - plan.bm25_weight) if both else 1.0))
+            t0 = time.perf_counter()
+            fused = self._fuse(plan, scored, weights)
+            if plan.hyde and plan.use_dense and fused:
+                t1 = time.perf_counter()
+                hyde_vector = self._feedback_vector(vectors[target.variants[0].text], [c for c, _ in fused])
+                hits = self.dense(hyde_vector, k, filters)
+                timings["dense"] += (time.perf_counter() - t1) * 1000
+                counts["dense"] += len(hits)
+                note(hits, "hyde")
+                scored.append([(c, s) for c, _, s in hits])
+                weights.append(1.0 - plan.bm25_weight if both else 1.0)
+                fused = self._fuse(plan, scored, weights)
+                hyde_note = (f"pseudo-relevance feedback: query vector + mean of the top "
+                             f"{self.cfg.retrieval.hyde_feedback_docs} first-pass chunks (no LLM configured)")
+            timings["fuse"] += (time.perf_counter() - t0) * 1000
+            ranked = []
+            for rank, (chunk_id, score) in enumerate(fused[:k], start=1):
+                c = stage[chunk_id]
+                c.score = score
+                c.scores["fused"] = score
+                c.ranks["fused"] = rank
+                ranked.append(c)
+            per_target.append(ranked)
+        candidates = merge_round_robin(per_target)
+        counts["fused"] = len(candidates)
+        section_hits: list[SectionHit] = []
+        if plan.awareness:
+            t0 = time.perf_counter()
+            section_hits = self.sections.search(plan, vectors, filters, candidates)
+            timings["sections"] = (time.perf_counter() - t0) * 1000
+            counts["sections"] = len(section_hits)
+        return RetrievalResult(candidates, section_hits, counts, timings, hyde=hyde_note, index_version=version)
+
+    def _fuse(self, plan: QueryPlan, scored: list[list[tuple[str, float]]], weights: list[float]) -> list[tuple[str, float]]:
+        if len(scored) == 1:
+            return list(scored[0])
+        if plan.fusion == "linear":
+            return linear(scored, weights=weights)
+        return rrf([[c for c, _ in s] for s in scored], k=plan.rrf_k, weights=weights)
+
+    def _feedback_vector(self, query_vector: np.ndarray, ranked_ids: list[str]) -> np.ndarray:
+        """Rocchio: normalise(q + mean of the top first-pass chunk vectors)."""
+        top = ranked_ids[: self.cfg.retrieval.hyde_feedback_docs]
+        vectors = self.view.chunk_vectors(top)
+        if not vectors:
+            return query_vector
+        mean = np.mean(np.asarray(list(vectors.values()), dtype=np.float32), axis=0)
+        return normalise(normalise(query_vector) + normalise(mean)).astype(np.float32)
+
+
+def merge_round_robin(per_target: list[list[Candidate]]) -> list[Candidate]:
+    """Interleave the targets' rankings (first of each, then second of each, …) without duplicates."""
+    if len(per_target) == 1:
+        return per_target[0]
+    merged: list[Candidate] = []
+    seen: set[str] = set()
+    for position in range(max((len(r) for r in per_target), default=0)):
+        for ranking in per_target:
+            if position < len(ranking) and ranking[position].chunk_id not in seen:
+                seen.add(ranking[position].chunk_id)
+                merged.append(ranking[position])
+    return merged

@@ -1,0 +1,97 @@
+"""Query analysis → a retrieval plan: targets, their variants, the route and fusion settings.
+
+>>> from cluster.config import load_config
+>>> from serving.api.protocol import SearchRequest
+>>> plan = analyse_query(SearchRequest(query="compare venv and virtualenv"), load_config())
+>>> plan.route, [t.text for t in plan.targets]
+('hybrid+awareness', ['venv', 'virtualenv'])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from cluster.config import StrataConfig
+from serving.analysis.decompose import SectionRef, decompose
+from serving.analysis.identifiers import find_identifiers
+from serving.analysis.router import decide_route
+from serving.analysis.variants import rephrasings
+from serving.api.protocol import ContextRequest, SearchRequest
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One text searched for a target: the target itself, a rephrasing or a keyword variant."""
+
+    text: str
+    kind: str
+    weight: float
+
+
+@dataclass
+class TargetPlan:
+    text: str
+    variants: list[Variant]
+
+
+@dataclass
+class QueryPlan:
+    """Everything later stages need to know about a query."""
+
+    query: str
+    route: str
+    reasons: list[str]
+    targets: list[TargetPlan]
+    identifiers: list[str]
+    section_refs: list[SectionRef]
+    use_bm25: bool
+    use_dense: bool
+    fusion: str
+    bm25_weight: float
+    rrf_k: int
+    candidates: int
+    awareness: bool
+    hyde: bool
+    multi_query: bool
+    notes: list[str] = field(default_factory=list)
+
+    def texts_to_embed(self) -> list[str]:
+        """Distinct texts that need a query embedding (dense retrieval and the section tier)."""
+        if not (self.use_dense or self.awareness):
+            return []
+        return list(dict.fromkeys(v.text for t in self.targets for v in t.variants))
+
+
+def analyse_query(request: SearchRequest, cfg: StrataConfig) -> QueryPlan:
+    """Analyse ``request`` with the rule-based analyser (``retrieval.*`` settings as defaults)."""
+    settings = cfg.retrieval
+    query = request.query.strip()
+    identifiers = find_identifiers(query)
+    decomposition = decompose(query, max_targets=cfg.awareness.max_targets)
+    forced = request.mode if request.mode != "auto" else (None if settings.router else "hybrid")
+    decision = decide_route(query, identifiers=identifiers, n_targets=len(decomposition.targets),
+                            n_section_refs=len(decomposition.section_refs), forced=forced)
+    route = decision.route
+    awareness = route == "hybrid+awareness"
+    if isinstance(request, ContextRequest):  # a context pack expands by default unless lexical/forced
+        awareness = request.awareness if request.awareness is not None else route in ("hybrid", "hybrid+awareness")
+    multi_query = settings.multi_query if request.multi_query is None else request.multi_query
+    bm25_weight = request.bm25_weight
+    if bm25_weight is None:
+        bm25_weight = settings.lexical_bm25_weight if route == "lexical" else settings.bm25_weight
+    targets = []
+    for text in decomposition.targets:
+        variants = [Variant(text, "query" if text == query else "target", 1.0)]
+        if multi_query:
+            variants += [Variant(v, kind, settings.variant_weight) for v, kind in rephrasings(text)]
+        targets.append(TargetPlan(text, variants))
+    if decomposition.multi_target and multi_query:  # the whole question still counts, once
+        targets[0].variants.append(Variant(query, "query", settings.variant_weight))
+    return QueryPlan(
+        query=query, route=route, reasons=decision.reasons, targets=targets, identifiers=identifiers,
+        section_refs=decomposition.section_refs,
+        use_bm25=route != "vector", use_dense=route != "bm25",
+        fusion=request.fusion or settings.fusion, bm25_weight=bm25_weight, rrf_k=settings.rrf_k,
+        candidates=request.candidates or settings.candidates, awareness=awareness,
+        hyde=settings.hyde if request.hyde is None else request.hyde, multi_query=multi_query,
+    )

@@ -1,0 +1,93 @@
+"""Multi-target questions → one sub-question per target (rule-based).
+
+"Compare X and Y", "differences between section 1 and section 89", "X vs Y", "how does X differ
+from Y" and several questions in one are split so each target is retrieved on its own; a short
+target borrows the shared context of the longer one.
+
+>>> decompose("Compare how errors are reported in section 1 and section 89").targets
+['how errors are reported in section 1', 'how errors are reported in section 89']
+>>> decompose("What is a venv? How do I delete one?").targets
+['What is a venv?', 'How do I delete one?']
+>>> [r.number for r in decompose("differences between section 2.1 and chapter 7").section_refs]
+['2.1', '7']
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_PAIR_PATTERNS = [
+    r"^(?:please\s+)?(?:compare|contrast)\s+(?:the\s+)?(?P<a>.+?)\s+(?:and|with|to|against|vs\.?|versus)\s+(?P<b>.+)$",
+    r"^.*?\b(?:differences?|distinctions?|similarities|similarity|relationship)\s+(?:is\s+there\s+)?between\s+(?P<a>.+?)\s+and\s+(?P<b>.+)$",
+    r"^how\s+(?:does|do|is|are)\s+(?P<a>.+?)\s+(?:differ|different|compare)\s+(?:from|to|with)\s+(?P<b>.+)$",
+    r"^(?P<a>.+?)\s+(?:vs\.?|versus|compared\s+(?:to|with))\s+(?P<b>.+)$",
+]
+_SECTION_REF = re.compile(r"\b(section|chapter|part|appendix|§)\s*(\d+(?:\.\d+)*|[IVXLC]+\b|[A-Z]\b)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class SectionRef:
+    """An explicit reference such as "section 89" or "chapter 2.1"."""
+
+    label: str
+    number: str
+
+
+@dataclass
+class Decomposition:
+    targets: list[str]
+    kind: str = "single"  # single | comparison | multi_question
+    section_refs: list[SectionRef] = field(default_factory=list)
+
+    @property
+    def multi_target(self) -> bool:
+        return len(self.targets) > 1
+
+
+def _clean(text: str) -> str:
+    return " ".join(text.strip().rstrip("?.!").split())
+
+
+def _split_list(text: str) -> list[str]:
+    """"a, b and c" → [a, b, c]."""
+    parts = [p for p in re.split(r",\s*|\s+and\s+", text) if p.strip()]
+    return parts if len(parts) > 1 else [text]
+
+
+def _borrow_context(a: str, b: str) -> str:
+    """If ``b`` is short and ``a`` ends with a phrase of the same length, give ``b`` a's prefix."""
+    a_words, b_words = a.split(), b.split()
+    if len(b_words) <= 3 and len(a_words) > len(b_words) + 1:
+        return " ".join(a_words[: len(a_words) - len(b_words)] + b_words)
+    return b
+
+
+def section_refs(query: str) -> list[SectionRef]:
+    refs: list[SectionRef] = []
+    for match in _SECTION_REF.finditer(query):
+        ref = SectionRef(label=f"{match.group(1).lower()} {match.group(2)}", number=match.group(2))
+        if ref not in refs:
+            refs.append(ref)
+    return refs
+
+
+def decompose(query: str, *, max_targets: int = 4) -> Decomposition:
+    """Split ``query`` into targets (at most ``max_targets``); a plain question has one target."""
+    refs = section_refs(query)
+    questions = [q.strip() for q in re.findall(r"[^?]+\?", query) if len(q.split()) >= 2]
+    if len(questions) > 1:
+        return Decomposition(targets=questions[:max_targets], kind="multi_question", section_refs=refs)
+    cleaned = _clean(query)
+    for pattern in _PAIR_PATTERNS:
+        match = re.match(pattern, cleaned, flags=re.IGNORECASE)
+        if not match:
+            continue
+        firsts = _split_list(match.group("a"))
+        rest = _split_list(match.group("b"))
+        head = firsts[0]
+        targets = [head] + [_borrow_context(head, t) for t in firsts[1:] + rest]
+        targets = [t for t in dict.fromkeys(_clean(t) for t in targets) if t]
+        if len(targets) > 1:
+            return Decomposition(targets=targets[:max_targets], kind="comparison", section_refs=refs)
+    return Decomposition(targets=[query.strip()], section_refs=refs)

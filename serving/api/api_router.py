@@ -1,0 +1,134 @@
+"""The HTTP routes (FastAPI). Handlers delegate to ``request.app.state.service``
+(a :class:`~serving.api.serving.SearchService`); errors map to clear 4xx/5xx JSON bodies.
+
+>>> app = build_fastapi_app(); sorted(r.path for r in app.routes if r.path.startswith("/v1"))[:2]
+['/v1/context', '/v1/documents']
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from fastapi import APIRouter, FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+
+from cluster.telemetry.metrics import query_metrics
+from serving.api.protocol import (
+    ContextRequest, ContextResponse, DocumentDetail, DocumentList, ErrorResponse, LimitError, SearchRequest,
+    SearchResponse, SectionDetail,
+)
+from serving.api.serving import NotFound, SearchService
+from serving.retrieval.filters import UnknownFilterTarget
+from serving.stages import IndexNotReady
+
+router = APIRouter()
+ERRORS = {400: {"model": ErrorResponse}, 404: {"model": ErrorResponse}, 422: {"model": ErrorResponse},
+          503: {"model": ErrorResponse}, 504: {"model": ErrorResponse}}
+
+
+def _service(request: Request) -> SearchService:
+    service = getattr(request.app.state, "service", None)
+    if service is None:
+        raise IndexNotReady("the query service is starting")
+    return service
+
+
+async def _timed(request: Request, coro):
+    return await asyncio.wait_for(coro, timeout=_service(request).cfg.serve.request_timeout_s)
+
+
+@router.post("/v1/search", response_model=SearchResponse, responses=ERRORS, tags=["query"])
+async def search(body: SearchRequest, request: Request) -> SearchResponse:
+    """Ranked chunks with per-stage scores, the route taken and per-stage timings."""
+    return await _timed(request, _service(request).search(body))
+
+
+@router.post("/v1/context", response_model=ContextResponse, responses=ERRORS, tags=["query"])
+async def context(body: ContextRequest, request: Request) -> ContextResponse:
+    """An expanded, deduplicated, budgeted context pack (passages say why they are there)."""
+    return await _timed(request, _service(request).context(body))
+
+
+@router.get("/v1/documents", response_model=DocumentList, responses=ERRORS, tags=["navigate"])
+async def documents(request: Request, offset: int = Query(0, ge=0), limit: int = Query(100, ge=1, le=1000),
+                    source: str | None = Query(None, max_length=1024)) -> DocumentList:
+    """Ingested documents, ordered by path (paged)."""
+    return await _service(request).documents(offset=offset, limit=limit, source=source)
+
+
+@router.get("/v1/documents/{doc_id}", response_model=DocumentDetail, responses=ERRORS, tags=["navigate"])
+async def document(doc_id: str, request: Request) -> DocumentDetail:
+    """One document with its section tree."""
+    return await _service(request).document(doc_id)
+
+
+@router.get("/v1/sections/{section_id}", response_model=SectionDetail, responses=ERRORS, tags=["navigate"])
+async def section(section_id: str, request: Request) -> SectionDetail:
+    """A section with its ancestors, parent, children, siblings, text and chunk ids."""
+    return await _service(request).section(section_id)
+
+
+@router.get("/healthz", tags=["ops"])
+async def healthz() -> dict[str, str]:
+    """Liveness: the HTTP process answers."""
+    return {"status": "ok"}
+
+
+@router.get("/readyz", responses={503: {"model": ErrorResponse}}, tags=["ops"])
+async def readyz(request: Request) -> dict[str, str]:
+    """Readiness: the index is open and every stage (embedder, retriever, reranker, expander) answers."""
+    return {"status": "ready", **(await asyncio.wait_for(_service(request).ready(), timeout=10))}
+
+
+def _error(status: int, message: str, detail: object | None = None) -> JSONResponse:
+    metrics = query_metrics()
+    if metrics is not None:
+        metrics.errors.inc(tags={"status": str(status) if status < 500 else ("internal" if status == 500 else str(status))})
+    return JSONResponse(status_code=status, content={"error": message, "detail": detail})
+
+
+def _root_cause(exc: BaseException) -> BaseException:
+    """Ray wraps errors raised in a replica; the original is kept as ``cause``."""
+    return getattr(exc, "cause", None) or exc
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = [{"field": ".".join(str(p) for p in e["loc"] if p != "body"), "message": e["msg"]} for e in exc.errors()]
+        summary = "; ".join(f"{p['field'] or 'body'}: {p['message']}" for p in problems)
+        return _error(422, f"invalid request: {summary}", problems)
+
+    def handler(status: int, prefix: str = ""):
+        async def handle(_: Request, exc: Exception) -> JSONResponse:
+            cause = _root_cause(exc)
+            return _error(status, prefix + str(cause))
+        return handle
+
+    app.add_exception_handler(LimitError, handler(422))
+    app.add_exception_handler(NotFound, handler(404))
+    app.add_exception_handler(UnknownFilterTarget, handler(404))
+    app.add_exception_handler(IndexNotReady, handler(503, "not ready: "))
+
+    @app.exception_handler(asyncio.TimeoutError)
+    async def _timeout(_: Request, exc: Exception) -> JSONResponse:
+        return _error(504, "the request took longer than serve.request_timeout_s")
+
+    @app.exception_handler(Exception)
+    async def _failed(_: Request, exc: Exception) -> JSONResponse:
+        cause = _root_cause(exc)
+        for kind, status in ((LimitError, 422), (NotFound, 404), (UnknownFilterTarget, 404), (IndexNotReady, 503)):
+            if isinstance(cause, kind):
+                return _error(status, str(cause))
+        return _error(500, f"internal error: {type(cause).__name__}: {cause}")
+
+
+def build_fastapi_app() -> FastAPI:
+    """The FastAPI app with every route and error handler (the service is attached later)."""
+    app = FastAPI(title="Strata query API", version="1", description=(
+        "Hybrid retrieval (BM25 + dense, fused), optional cross-encoder rerank and hierarchical awareness "
+        "expansion over a Strata index."))
+    app.include_router(router)
+    install_error_handlers(app)
+    return app

@@ -1,0 +1,253 @@
+"""Request and response schemas of Strata's HTTP API (pydantic; they are also the OpenAPI docs).
+
+Limits that depend on configuration (query length, ``top_k``, filter sizes) are checked by
+:func:`check_limits`, so a request that is well-formed but too large gets a 422 naming the limit.
+
+>>> SearchRequest(query="what is a virtual environment", top_k=5).mode
+'auto'
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from cluster.config import StrataConfig
+
+Mode = Literal["auto", "bm25", "vector", "hybrid", "hybrid+awareness"]
+Fusion = Literal["rrf", "linear"]
+ExpansionMode = Literal["window", "heading", "section"]
+
+
+class Filters(BaseModel):
+    """Restrict retrieval to documents, sources or a section subtree (all given filters must hold)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    doc_ids: list[str] | None = Field(None, description="only these documents")
+    sources: list[str] | None = Field(None, description="only documents ingested with these source labels")
+    section_id: str | None = Field(None, description="only this section and its subsections")
+
+    @field_validator("doc_ids", "sources")
+    @classmethod
+    def _non_empty_ids(cls, values: list[str] | None) -> list[str] | None:
+        if values is not None:
+            if not values:
+                raise ValueError("must not be an empty list (omit the filter instead)")
+            if any(not v or len(v) > 1024 for v in values):
+                raise ValueError("values must be non-empty strings of at most 1024 characters")
+        return values
+
+    def is_empty(self) -> bool:
+        return not (self.doc_ids or self.sources or self.section_id)
+
+
+class SearchRequest(BaseModel):
+    """``POST /v1/search``: ranked chunks."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    query: str = Field(..., min_length=1, description="the question or keywords")
+    top_k: int = Field(10, ge=1, description="hits to return")
+    mode: Mode = Field("auto", description="auto: the router picks; or force a method mix")
+    fusion: Fusion | None = Field(None, description="override retrieval.fusion")
+    bm25_weight: float | None = Field(None, ge=0, le=1, description="override the BM25 share in fusion")
+    candidates: int | None = Field(None, ge=1, description="candidates per retriever before fusion")
+    multi_query: bool | None = Field(None, description="override retrieval.multi_query")
+    hyde: bool | None = Field(None, description="override retrieval.hyde")
+    rerank: bool | None = Field(None, description="use the cross-encoder (must be configured)")
+    filters: Filters = Field(default_factory=Filters)
+    use_cache: bool = True
+
+    @field_validator("query")
+    @classmethod
+    def _query_has_text(cls, query: str) -> str:
+        if not query.strip():
+            raise ValueError("query is blank")
+        return query
+
+
+class ContextRequest(SearchRequest):
+    """``POST /v1/context``: an expanded, deduplicated, budgeted context pack for an LLM."""
+
+    budget_tokens: int | None = Field(None, ge=16, description="token budget of the pack (default: awareness.budget_tokens)")
+    expansion: ExpansionMode | None = Field(None, description="override awareness.mode")
+    window: int | None = Field(None, ge=0, le=20, description="override awareness.window")
+    awareness: bool | None = Field(None, description="section tier + expansion on/off (default: the route decides)")
+    top_k: int = Field(8, ge=1, description="direct hits seeding the pack")
+
+
+class Reason(BaseModel):
+    """Why a passage is in the result."""
+
+    kind: Literal["direct", "neighbour", "section", "parent", "sibling", "section_tier"]
+    of: str | None = Field(None, description="the chunk (direct hit) or section it expands")
+    target: str | None = Field(None, description="the sub-question it answers (multi-target queries)")
+    score: float | None = None
+
+
+class SearchHit(BaseModel):
+    rank: int
+    chunk_id: str
+    doc_id: str
+    source: str
+    path: str
+    title: str
+    section_id: str
+    section_path: str
+    ordinal: int
+    start: int
+    end: int
+    n_tokens: int
+    text: str
+    score: float = Field(..., description="the final ranking score")
+    scores: dict[str, float] = Field(default_factory=dict, description="per-stage scores (bm25, dense, fused, rerank)")
+    ranks: dict[str, int] = Field(default_factory=dict, description="per-stage ranks (1-based)")
+    target: str | None = None
+
+
+class SectionMatch(BaseModel):
+    section_id: str
+    doc_id: str
+    title: str
+    path: str
+    score: float
+    target: str | None = None
+
+
+class RouteInfo(BaseModel):
+    """What the query analyser and router decided, and why."""
+
+    route: Literal["lexical", "hybrid", "hybrid+awareness", "bm25", "vector"]
+    reasons: list[str]
+    targets: list[str]
+    variants: list[str]
+    identifiers: list[str]
+    hyde: str | None = Field(None, description="how the HyDE vector was made, if used")
+    fusion: Fusion
+    bm25_weight: float
+    rerank: bool
+    rerank_note: str | None = None
+
+
+class SearchResponse(BaseModel):
+    query: str
+    index_version: str
+    route: RouteInfo
+    hits: list[SearchHit]
+    sections: list[SectionMatch] = Field(default_factory=list)
+    candidates: dict[str, int] = Field(default_factory=dict, description="candidates seen per stage")
+    timings_ms: dict[str, float] = Field(default_factory=dict)
+    cached: bool = False
+
+
+class Passage(BaseModel):
+    """A contiguous span of one document (overlapping chunks merged) with the reasons it was chosen."""
+
+    passage_id: str
+    doc_id: str
+    source: str
+    path: str
+    title: str
+    section_id: str
+    section_path: str
+    start: int
+    end: int
+    n_tokens: int
+    chunk_ids: list[str]
+    text: str
+    score: float
+    reasons: list[Reason]
+
+
+class ContextResponse(BaseModel):
+    query: str
+    index_version: str
+    route: RouteInfo
+    budget_tokens: int
+    used_tokens: int
+    passages: list[Passage]
+    dropped: int = Field(0, description="candidate passages left out by the budget")
+    timings_ms: dict[str, float] = Field(default_factory=dict)
+    cached: bool = False
+
+
+class DocumentInfo(BaseModel):
+    doc_id: str
+    source: str
+    path: str
+    title: str
+    format: str
+    n_sections: int
+    n_chunks: int
+    n_tokens: int
+    ingested_at: str | None = None
+
+
+class DocumentList(BaseModel):
+    index_version: str
+    total: int
+    offset: int
+    limit: int
+    documents: list[DocumentInfo]
+
+
+class SectionNode(BaseModel):
+    section_id: str
+    doc_id: str
+    parent_id: str | None
+    level: int
+    ordinal: int
+    title: str
+    path: list[str]
+    start: int
+    end: int
+    n_tokens: int
+    n_chunks: int
+    summary: str
+    children: list["SectionNode"] = Field(default_factory=list)
+
+
+class DocumentDetail(DocumentInfo):
+    sections: list[SectionNode] = Field(description="the section tree (roots; children nested)")
+
+
+class SectionDetail(BaseModel):
+    section: SectionNode
+    parent: SectionNode | None
+    ancestors: list[SectionNode]
+    children: list[SectionNode]
+    siblings: list[SectionNode]
+    text: str
+    chunk_ids: list[str]
+
+
+class ErrorResponse(BaseModel):
+    error: str
+    detail: object | None = None
+
+
+class LimitError(ValueError):
+    """A request over a configured limit (answered with HTTP 422)."""
+
+
+def check_limits(request: SearchRequest, cfg: StrataConfig) -> None:
+    """Raise :class:`LimitError` naming the limit a request exceeds."""
+    limits = cfg.retrieval
+    if len(request.query) > limits.max_query_chars:
+        raise LimitError(f"query is {len(request.query)} characters; the limit is {limits.max_query_chars}")
+    if request.top_k > limits.max_top_k:
+        raise LimitError(f"top_k is {request.top_k}; the limit is {limits.max_top_k}")
+    if request.candidates is not None and request.candidates > 2000:
+        raise LimitError("candidates is limited to 2000")
+    for name in ("doc_ids", "sources"):
+        values = getattr(request.filters, name)
+        if values and len(values) > limits.max_filter_values:
+            raise LimitError(f"filters.{name} has {len(values)} values; the limit is {limits.max_filter_values}")
+    if request.rerank and not cfg.rerank.enabled:
+        raise LimitError("rerank requested but no cross-encoder is configured (rerank.enabled=false; "
+                         "set rerank.model_dir to a trained ONNX cross-encoder)")
+    if isinstance(request, ContextRequest) and request.budget_tokens is not None \
+            and request.budget_tokens > 200_000:
+        raise LimitError("budget_tokens is limited to 200000")

@@ -1,0 +1,55 @@
+"""The Strata query application for Ray Serve: ingress → embedder, retriever, reranker, expander.
+
+``strata serve`` runs it on the embedded (or ``RAY_ADDRESS``) cluster; ``serve deploy
+deploy/serve/strata-serve.yaml`` uses :func:`build_app` as the application builder.
+
+>>> # serve.run(build_application(load_config()), name="strata", route_prefix="/")
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ray.serve import Application
+
+from cluster.config import StrataConfig, load_config
+
+
+def build_application(cfg: StrataConfig) -> Application:
+    """Bind every deployment with the replica counts and fractional CPUs of ``cfg.serve``."""
+    from serving.deployments import (
+        AwarenessExpanderDeployment, HybridRetrieverDeployment, QueryEmbedder, RerankerDeployment, StrataIngress,
+    )
+
+    s = cfg.serve
+    config = cfg.model_dump(mode="json")
+    model_gpus = {"num_gpus": s.gpus_per_model_replica} if s.gpus_per_model_replica else {}
+
+    def opts(replicas: int, cpus: float, **extra: Any) -> dict[str, Any]:
+        return {"num_replicas": replicas, "max_ongoing_requests": s.max_ongoing_requests,
+                "ray_actor_options": {"num_cpus": cpus, **extra}}
+
+    embedder = QueryEmbedder.options(**opts(s.embedder_replicas, s.embedder_cpus, **model_gpus)).bind(config)
+    retriever = HybridRetrieverDeployment.options(**opts(s.retriever_replicas, s.retriever_cpus)).bind(config)
+    expander = AwarenessExpanderDeployment.options(**opts(s.expander_replicas, s.expander_cpus)).bind(config)
+    reranker = None
+    if cfg.rerank.enabled:
+        reranker = RerankerDeployment.options(**opts(s.reranker_replicas, s.reranker_cpus, **model_gpus)).bind(config)
+    return StrataIngress.options(**opts(s.ingress_replicas, s.ingress_cpus)).bind(
+        config, embedder, retriever, expander, reranker)
+
+
+def build_app(args: dict[str, Any] | None = None) -> Application:
+    """Serve application builder (``import_path: serving.app:build_app``).
+
+    ``args``: ``config`` (a TOML path; else ``$STRATA_CONFIG``/``./strata.toml``/env) and any
+    ``section.key`` overrides, e.g. ``{"serve.retriever_replicas": 4}``."""
+    args = dict(args or {})
+    path = args.pop("config", None)
+    overrides: dict[str, dict[str, Any]] = {}
+    for dotted, value in args.items():
+        section, _, key = dotted.partition(".")
+        if not key:
+            raise ValueError(f"application argument {dotted!r}: use 'section.key' (e.g. serve.retriever_replicas)")
+        overrides.setdefault(section, {})[key] = value
+    return build_application(load_config(path, **overrides))

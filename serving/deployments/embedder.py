@@ -1,0 +1,38 @@
+"""``QueryEmbedder``: query embeddings with Serve batching (concurrent requests share one ONNX call)
+and the embedding cache.
+
+>>> # handle.embed.remote(["what is a venv"])  -> [array(384,)]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from ray import serve
+
+from cluster.config import StrataConfig
+from serving.embedding import QueryEncoder
+
+
+@serve.deployment(name="QueryEmbedder")
+class QueryEmbedder:
+    def __init__(self, config: dict) -> None:
+        cfg = StrataConfig.model_validate(config)
+        self.encoder = QueryEncoder.load(cfg)
+        self._batched.set_max_batch_size(cfg.serve.max_batch_size)
+        self._batched.set_batch_wait_timeout_s(cfg.serve.batch_wait_timeout_s)
+
+    @serve.batch(max_batch_size=32, batch_wait_timeout_s=0.005)
+    async def _batched(self, requests: list[list[str]]) -> list[list[np.ndarray]]:
+        flat = [text for texts in requests for text in texts]
+        vectors = self.encoder.encode(flat)
+        out, i = [], 0
+        for texts in requests:
+            out.append(vectors[i:i + len(texts)])
+            i += len(texts)
+        return out
+
+    async def embed(self, texts: list[str]) -> list[np.ndarray]:
+        return await self._batched(texts) if texts else []
+
+    async def ready(self) -> str:
+        return self.encoder.fingerprint

@@ -1,0 +1,67 @@
+"""``StrataIngress``: the FastAPI ingress (OpenAPI at ``/docs``) running the query service over
+deployment handles.
+
+>>> # serve.run(build_application(cfg))  then  POST http://127.0.0.1:8000/v1/search
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from ray import serve
+from ray.serve.handle import DeploymentHandle
+
+from cluster.config import StrataConfig
+from serving.api.api_router import build_fastapi_app
+from serving.api.serving import SearchService
+from serving.stages import IndexHandle, RetrievedRows
+
+class ServeStages:
+    """The :class:`~serving.stages.Stages` interface over Serve deployment handles."""
+
+    def __init__(self, embedder: DeploymentHandle, retriever: DeploymentHandle, expander: DeploymentHandle,
+                 reranker: DeploymentHandle | None, index: IndexHandle) -> None:
+        self.embedder, self.retriever, self.expander, self.reranker = embedder, retriever, expander, reranker
+        self.index = index
+
+    async def embed(self, texts):
+        return await self.embedder.embed.remote(texts)
+
+    async def retrieve(self, plan, vectors, filters, depth) -> RetrievedRows:
+        return await self.retriever.retrieve.remote(plan, vectors, filters, depth)
+
+    async def rerank(self, query, texts):
+        if self.reranker is None:
+            raise RuntimeError("no cross-encoder deployed")
+        return await self.reranker.rerank.remote(query, texts)
+
+    async def expand(self, candidates, sections, vectors, target_texts, settings):
+        return await self.expander.expand.remote(candidates, sections, vectors, target_texts, settings)
+
+    async def index_version(self) -> str:
+        return await asyncio.to_thread(self.index.version)
+
+    async def ready(self) -> dict[str, str]:
+        calls = {"embedder": self.embedder.ready.remote(), "retriever": self.retriever.ready.remote(),
+                 "expander": self.expander.ready.remote()}
+        if self.reranker is not None:
+            calls["reranker"] = self.reranker.ready.remote()
+        out = {name: str(await call) for name, call in calls.items()}
+        out.setdefault("reranker", "off")
+        return out
+
+
+@serve.deployment(name="StrataIngress")
+@serve.ingress()
+class StrataIngress:
+    def __init__(self, config: dict, embedder: DeploymentHandle, retriever: DeploymentHandle,
+                 expander: DeploymentHandle, reranker: DeploymentHandle | None = None) -> None:
+        cfg = StrataConfig.model_validate(config)
+        index = IndexHandle(cfg)
+        self.service = SearchService(cfg, ServeStages(embedder, retriever, expander, reranker, index), index)
+
+    def __serve_build_asgi_app__(self):
+        """Called by Serve on the replica after ``__init__``: the FastAPI app bound to this service."""
+        app = build_fastapi_app()
+        app.state.service = self.service
+        return app

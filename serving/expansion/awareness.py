@@ -1,0 +1,227 @@
+"""Hierarchical awareness expansion: hits → neighbours, sections, parents, siblings and
+section-tier matches, within a token budget.
+
+Budget policy (documented in the README): direct hits take up to ``1 - expansion_share`` of the
+budget in rank order (always at least the best one); then, in this order, the section tier's
+best chunks (sections relevant to the query whose chunks missed the top-k), the neighbourhoods
+of the top hits (``window``: ±n chunks; ``heading``: ±n within the hit's section; ``section``:
+the whole section if it fits half the budget), parent-section summaries and sibling-section
+summaries fill the rest; leftover room goes back to further direct hits. Every piece records
+why it is there.
+
+>>> # AwarenessExpander(view).expand(query, candidates, sections, vectors, ExpansionSettings(...))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from cluster.config import StrataConfig
+from serving.expansion.packing import PackedPassage, Piece, pack
+from serving.index_view import IndexView
+from serving.retrieval.hybrid import Candidate
+from serving.retrieval.sections import SectionHit
+
+
+@dataclass
+class ExpansionSettings:
+    budget_tokens: int
+    top_k: int
+    mode: str = "heading"
+    window: int = 1
+    awareness: bool = True
+    expand_hits: int = 5
+    parents: bool = True
+    siblings: bool = True
+    max_siblings: int = 3
+    expansion_share: float = 0.4
+
+    @classmethod
+    def from_config(cls, cfg: StrataConfig, **overrides) -> "ExpansionSettings":
+        a = cfg.awareness
+        values = dict(budget_tokens=a.budget_tokens, top_k=8, mode=a.mode, window=a.window, expand_hits=a.expand_hits,
+                      parents=a.parents, siblings=a.siblings, max_siblings=a.max_siblings)
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)
+
+
+@dataclass
+class ExpansionResult:
+    passages: list[PackedPassage]
+    used_tokens: int
+    dropped: int
+    counts: dict[str, int] = field(default_factory=dict)
+
+
+def _summary_tokens(text: str) -> int:
+    return max(1, len(text) // 4 + 1)  # summaries are short; ~4 characters per wordpiece
+
+
+class _Budget:
+    def __init__(self, total: int) -> None:
+        self.total, self.used, self.dropped = total, 0, 0
+        self.pieces: dict[str, Piece] = {}  # chunk id or "summary:<section>" → piece
+
+    def has(self, key: str) -> bool:
+        return key in self.pieces
+
+    def add(self, key: str, piece: Piece, *, limit: int | None = None) -> bool:
+        if key in self.pieces:
+            existing = self.pieces[key]
+            existing.reasons += [r for r in piece.reasons if r not in existing.reasons]
+            existing.priority = min(existing.priority, piece.priority)
+            return True
+        if self.used + piece.n_tokens > (self.total if limit is None else limit):
+            self.dropped += 1
+            return False
+        self.pieces[key] = piece
+        self.used += piece.n_tokens
+        return True
+
+
+def _chunk_piece(row: dict, reason: dict, score: float, priority: int) -> Piece:
+    return Piece(row["doc_id"], row["section_id"], row["ordinal"], row["start"], row["end"], row["text"],
+                 row["n_tokens"], [row["chunk_id"]], [reason], score, priority,
+                 {k: row[k] for k in ("source", "path", "title", "section_path")})
+
+
+class AwarenessExpander:
+    """Builds context packs from retrieval results over one index."""
+
+    def __init__(self, view: IndexView) -> None:
+        self.view = view
+
+    def expand(self, candidates: list[Candidate], sections: list[SectionHit], vectors: dict[str, np.ndarray],
+               target_texts: dict[str, str], settings: ExpansionSettings) -> ExpansionResult:
+        """``target_texts`` maps each target to the text whose vector picks the best chunk of a section."""
+        budget = _Budget(settings.budget_tokens)
+        direct = candidates[: settings.top_k]
+        rows = self.view.chunks_by_id(c.chunk_id for c in direct)
+        direct = [c for c in direct if c.chunk_id in rows]
+        counts = {"direct": 0, "section_tier": 0, "neighbour": 0, "parent": 0, "sibling": 0}
+        first_limit = max(int(settings.budget_tokens * (1 - settings.expansion_share)), 1)
+
+        def add_direct(limit: int | None) -> None:
+            for rank, c in enumerate(direct):
+                if budget.has(c.chunk_id):
+                    continue
+                reason = {"kind": "direct", "of": c.chunk_id, "target": c.target, "score": c.score}
+                piece = _chunk_piece(rows[c.chunk_id], reason, c.score, rank)
+                if budget.add(c.chunk_id, piece, limit=None if rank == 0 else limit):
+                    counts["direct"] += 1
+                elif limit is not None:
+                    break  # keep rank order in the first pass
+
+        add_direct(first_limit)
+        if settings.awareness:
+            seeds = self._section_tier(sections, vectors, target_texts, budget, counts, len(direct))
+            self._neighbourhoods(direct, rows, seeds, settings, budget, counts)
+            self._summaries(direct, rows, settings, budget, counts)
+        else:
+            self._neighbourhoods(direct, rows, [], settings, budget, counts)
+        add_direct(None)
+        passages = pack(list(budget.pieces.values()))
+        return ExpansionResult(passages, sum(p.n_tokens for p in passages), budget.dropped, counts)
+
+    # -- the section tier: the best chunk of each relevant section outside the hits ------------------
+    def _section_tier(self, sections: list[SectionHit], vectors, target_texts, budget: _Budget, counts,
+                      base_priority: int) -> list[tuple[dict, float]]:
+        covered = {p.section_id for p in budget.pieces.values()}
+        wanted = [s for s in sections if s.section_id not in covered]
+        if not wanted:
+            return []
+        chunks = self.view.chunks_of_sections([s.section_id for s in wanted], with_vectors=True)
+        by_section: dict[str, list[dict]] = {}
+        for row in chunks:
+            by_section.setdefault(row["section_id"], []).append(row)
+        empty = [s.section_id for s in wanted if s.section_id not in by_section]
+        if empty:  # a heading with no body of its own: use its subsections' chunks
+            children = self.view.children_of(empty)
+            child_rows = self.view.chunks_of_sections([c["section_id"] for c in children], with_vectors=True)
+            parent_of = {c["section_id"]: c["parent_id"] for c in children}
+            for row in child_rows:
+                by_section.setdefault(parent_of[row["section_id"]], []).append(row)
+        seeds = []
+        for i, hit in enumerate(wanted):
+            options = by_section.get(hit.section_id)
+            if not options:
+                continue
+            vector = vectors.get(target_texts.get(hit.target or "", ""))
+            if hit.kind == "reference" or vector is None:
+                best = min(options, key=lambda r: (r["section_id"] != hit.section_id, r["ordinal"]))
+            else:
+                matrix = np.asarray([r["vector"] for r in options], dtype=np.float32)
+                best = options[int(np.argmax(matrix @ vector.astype(np.float32)))]
+            reason = {"kind": "section_tier", "of": hit.section_id, "target": hit.target, "score": hit.score}
+            if budget.add(best["chunk_id"], _chunk_piece(best, reason, hit.score, base_priority + i)):
+                counts["section_tier"] += 1
+                seeds.append((best, hit.score))
+        return seeds
+
+    # -- neighbours / whole sections ------------------------------------------------------------------
+    def _neighbourhoods(self, direct: list[Candidate], rows: dict[str, dict], seeds: list[tuple[dict, float]],
+                        settings: ExpansionSettings, budget: _Budget, counts) -> None:
+        targets = [(rows[c.chunk_id], c.score, rank) for rank, c in enumerate(direct[: settings.expand_hits])]
+        targets += [(row, score, len(direct) + i) for i, (row, score) in enumerate(seeds)]
+        for row, score, priority in targets:
+            if not budget.has(row["chunk_id"]):
+                continue  # only expand what made it into the pack
+            neighbours = self._neighbours(row, settings, budget.total)
+            kind = "section" if settings.mode == "section" else "neighbour"
+            for other in sorted(neighbours, key=lambda r: abs(r["ordinal"] - row["ordinal"])):
+                if other["chunk_id"] == row["chunk_id"]:
+                    continue
+                reason = {"kind": kind, "of": row["chunk_id"], "target": None, "score": None}
+                if budget.add(other["chunk_id"], _chunk_piece(other, reason, score, priority)):
+                    counts["neighbour"] += 1
+
+    def _neighbours(self, row: dict, settings: ExpansionSettings, total: int) -> list[dict]:
+        if settings.mode == "section":
+            whole = self.view.chunks_of_sections([row["section_id"]])
+            if sum(r["n_tokens"] for r in whole) <= total // 2:
+                return whole
+        if settings.window <= 0:
+            return []
+        around = self.view.chunks_in_range(row["doc_id"], row["ordinal"] - settings.window,
+                                           row["ordinal"] + settings.window)
+        if settings.mode in ("heading", "section"):
+            around = [r for r in around if r["section_id"] == row["section_id"]]
+        return around
+
+    # -- parent and sibling summaries -----------------------------------------------------------------
+    def _summaries(self, direct: list[Candidate], rows: dict[str, dict], settings: ExpansionSettings,
+                   budget: _Budget, counts) -> None:
+        if not (settings.parents or settings.siblings):
+            return
+        hit_rows = [rows[c.chunk_id] for c in direct[: settings.expand_hits] if budget.has(c.chunk_id)]
+        sections = self.view.sections_by_id(r["section_id"] for r in hit_rows)
+        parents = self.view.sections_by_id(s["parent_id"] for s in sections.values() if s["parent_id"])
+        in_pack = {p.text for p in budget.pieces.values()}
+
+        def add_summary(section: dict, kind: str, of: str, priority: int, score: float) -> None:
+            summary = section["summary"] or ""
+            if not section["parent_id"] or not summary.strip() or summary in in_pack:
+                return
+            text = f"[{section['path_str']}] {summary}"
+            piece = Piece(section["doc_id"], section["section_id"], -1, section["start"], section["start"], text,
+                          _summary_tokens(text), [], [{"kind": kind, "of": of, "target": None, "score": None}],
+                          score, priority, {"section_path": section["path_str"]})
+            if budget.add(f"summary:{section['section_id']}", piece):
+                counts[kind] += 1
+                in_pack.add(summary)
+
+        for rank, row in enumerate(hit_rows):
+            section = sections.get(row["section_id"])
+            if section is None or not section["parent_id"]:
+                continue
+            parent = parents.get(section["parent_id"])
+            if settings.parents and parent is not None:
+                add_summary(parent, "parent", section["section_id"], rank, 0.0)
+            if settings.siblings and settings.max_siblings:
+                siblings = [s for s in self.view.children_of([section["parent_id"]])
+                            if s["section_id"] != section["section_id"]]
+                siblings.sort(key=lambda s: abs(s["ordinal"] - section["ordinal"]))
+                for sibling in siblings[: settings.max_siblings]:
+                    add_summary(sibling, "sibling", section["section_id"], rank, 0.0)

@@ -1,0 +1,162 @@
+"""Read-only view of one Strata index for query replicas, with freshness.
+
+Every replica (retriever, expander, ingress) holds an :class:`IndexView`. :meth:`IndexView.version`
+looks for a newly committed LanceDB version at most every ``serve.refresh_interval_s`` seconds and
+moves the table handles (and tantivy's reader) forward, so running replicas serve a new ingest
+without a restart. The version string ``"<documents>.<chunks>.<sections>"`` keys the result cache.
+
+>>> # view = IndexView.open(load_config()); view.version(); view.chunks_by_id(["3f2a…"])
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterable
+
+import pyarrow as pa
+
+from cluster.config import StrataConfig
+from cluster.models.manifest import ModelManifest
+from cluster.models.registry import resolve_embedder
+from cluster.store.bm25 import Bm25Index
+from cluster.store.lance_store import LanceStore, sql_in
+from cluster.store.schema import CHUNKS, DOCUMENTS, SECTIONS
+
+CHUNK_COLUMNS = ["chunk_id", "doc_id", "source", "path", "title", "section_id", "section_path", "section_facet",
+                 "ordinal", "start", "end", "n_tokens", "text"]
+SECTION_COLUMNS = ["section_id", "doc_id", "parent_id", "level", "ordinal", "title", "path", "path_str", "start",
+                   "end", "n_tokens", "n_chunks", "summary"]
+DOCUMENT_COLUMNS = ["doc_id", "source", "path", "title", "format", "n_sections", "n_chunks", "n_tokens",
+                    "ingested_at"]
+
+
+class IndexView:
+    """LanceDB tables + the BM25 index of one index, opened for reading."""
+
+    def __init__(self, cfg: StrataConfig, store: LanceStore, bm25: Bm25Index, manifest: ModelManifest) -> None:
+        self.cfg = cfg
+        self.store = store
+        self.bm25 = bm25
+        self.manifest = manifest
+        self._lock = threading.Lock()
+        self._checked = time.monotonic()
+        self._version = self._read_version()
+        self.changes = 0
+
+    @classmethod
+    def open(cls, cfg: StrataConfig) -> "IndexView":
+        """Open the configured index; refuses one built with a different embedder."""
+        resolved = resolve_embedder(cfg.models)
+        store = LanceStore.open(cfg.storage, dim=resolved.manifest.dim)
+        stored = store.embedder_manifest()
+        if stored is not None:
+            stored.check_compatible(resolved.manifest, action="query this index")
+        return cls(cfg, store, Bm25Index(cfg.storage.bm25_path), resolved.manifest)
+
+    # -- freshness ------------------------------------------------------------------------------
+    def _read_version(self) -> str:
+        return ".".join(str(self.store.table(name).version) for name in (DOCUMENTS, CHUNKS, SECTIONS))
+
+    def version(self) -> str:
+        """The index version, refreshed from storage at most every ``refresh_interval_s``."""
+        interval = self.cfg.serve.refresh_interval_s
+        now = time.monotonic()
+        if now - self._checked >= interval:
+            with self._lock:
+                if now - self._checked >= interval:
+                    self.refresh()
+        return self._version
+
+    def refresh(self) -> bool:
+        """Move to the latest committed version now; True if it changed."""
+        self.store.refresh()
+        self.bm25.index.reload()
+        self._checked = time.monotonic()
+        latest = self._read_version()
+        changed = latest != self._version
+        if changed:
+            self._version = latest
+            self.changes += 1
+        return changed
+
+    # -- row access -------------------------------------------------------------------------------
+    def _rows(self, table: str, columns: list[str], where: str) -> list[dict]:
+        return self.store.scan(table, columns, where=where).to_pylist()
+
+    def chunks_by_id(self, chunk_ids: Iterable[str], columns: list[str] | None = None) -> dict[str, dict]:
+        ids = list(dict.fromkeys(chunk_ids))
+        if not ids:
+            return {}
+        return {r["chunk_id"]: r for r in self._rows(CHUNKS, columns or CHUNK_COLUMNS, sql_in("chunk_id", ids))}
+
+    def chunk_vectors(self, chunk_ids: Iterable[str]) -> dict[str, list[float]]:
+        ids = list(dict.fromkeys(chunk_ids))
+        if not ids:
+            return {}
+        table = self.store.scan(CHUNKS, ["chunk_id", "vector"], where=sql_in("chunk_id", ids))
+        return dict(zip(table.column("chunk_id").to_pylist(), table.column("vector").to_pylist()))
+
+    def chunks_in_range(self, doc_id: str, first: int, last: int) -> list[dict]:
+        """Chunks of ``doc_id`` with ``first <= ordinal <= last``, in document order."""
+        where = f"{sql_in('doc_id', [doc_id])} AND ordinal >= {int(first)} AND ordinal <= {int(last)}"
+        return sorted(self._rows(CHUNKS, CHUNK_COLUMNS, where), key=lambda r: r["ordinal"])
+
+    def chunks_of_sections(self, section_ids: Iterable[str], *, with_vectors: bool = False) -> list[dict]:
+        ids = list(dict.fromkeys(section_ids))
+        if not ids:
+            return []
+        columns = CHUNK_COLUMNS + (["vector"] if with_vectors else [])
+        return sorted(self._rows(CHUNKS, columns, sql_in("section_id", ids)), key=lambda r: (r["doc_id"], r["ordinal"]))
+
+    def sections_by_id(self, section_ids: Iterable[str]) -> dict[str, dict]:
+        ids = list(dict.fromkeys(section_ids))
+        if not ids:
+            return {}
+        return {r["section_id"]: r for r in self._rows(SECTIONS, SECTION_COLUMNS, sql_in("section_id", ids))}
+
+    def sections_of_documents(self, doc_ids: Iterable[str], columns: list[str] | None = None) -> list[dict]:
+        ids = list(dict.fromkeys(doc_ids))
+        if not ids:
+            return []
+        rows = self._rows(SECTIONS, columns or SECTION_COLUMNS, sql_in("doc_id", ids))
+        return sorted(rows, key=lambda r: (r["doc_id"], r["ordinal"]))
+
+    def children_of(self, section_ids: Iterable[str]) -> list[dict]:
+        ids = list(dict.fromkeys(section_ids))
+        if not ids:
+            return []
+        return sorted(self._rows(SECTIONS, SECTION_COLUMNS, sql_in("parent_id", ids)), key=lambda r: r["ordinal"])
+
+    def section_text(self, section_id: str) -> str:
+        rows = self._rows(SECTIONS, ["text"], sql_in("section_id", [section_id]))
+        return rows[0]["text"] if rows else ""
+
+    def documents(self, *, offset: int = 0, limit: int = 100, source: str | None = None) -> tuple[int, list[dict]]:
+        """(total, one page of documents ordered by path)."""
+        where = sql_in("source", [source]) if source else None
+        table = self.store.scan(DOCUMENTS, DOCUMENT_COLUMNS, where=where)
+        table = table.sort_by([("path", "ascending"), ("doc_id", "ascending")])
+        return table.num_rows, table.slice(offset, limit).to_pylist()
+
+    def document(self, doc_id: str) -> dict | None:
+        rows = self._rows(DOCUMENTS, DOCUMENT_COLUMNS, sql_in("doc_id", [doc_id]))
+        return rows[0] if rows else None
+
+    def doc_ids_of_sources(self, sources: list[str]) -> list[str]:
+        table: pa.Table = self.store.scan(DOCUMENTS, ["doc_id"], where=sql_in("source", sources))
+        return table.column("doc_id").to_pylist()
+
+    def section_facet(self, section_id: str) -> str | None:
+        """The BM25 facet of a section (``/<doc>/<top>/…/<section>``; a root section is ``/<doc>``)."""
+        chain: list[dict] = []
+        current = self.sections_by_id([section_id]).get(section_id)
+        while current is not None:
+            chain.append(current)
+            parent = current["parent_id"]
+            current = self.sections_by_id([parent]).get(parent) if parent else None
+        if not chain:
+            return None
+        doc_id = chain[0]["doc_id"]
+        ids = [s["section_id"] for s in reversed(chain) if s["parent_id"]]
+        return "/" + "/".join([doc_id, *ids])
