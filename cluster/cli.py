@@ -2,7 +2,9 @@
 
     strata models install            # assemble offline models, verify checksums, write manifests
     strata ingest samples/corpus     # bulk ingest (resumable, idempotent)
-    strata search "question" --mode hybrid
+    strata search "question"         # in-process; --mode auto|bm25|vector|hybrid|hybrid+awareness
+    strata context "question"        # an expanded, budgeted context pack
+    strata serve                     # the Ray Serve query app (HTTP :8000, /docs)
     strata delete --path python-tutorial/errors.rst.txt
     strata maintain | strata stats | strata config | strata demo
 """
@@ -135,29 +137,107 @@ def delete(ctx: click.Context, doc_ids: tuple[str, ...], paths: tuple[str, ...],
     click.echo(f"deleted {deleted} document(s)")
 
 
+def _pipeline(ctx: click.Context):
+    from cluster.models.manifest import EmbedderMismatchError
+    from serving.pipeline import SearchPipeline
+
+    try:
+        return SearchPipeline(_config(ctx))
+    except (EmbedderMismatchError, FileNotFoundError) as exc:
+        raise click.ClickException(str(exc)) from exc
+
+
+MODES = ["auto", "bm25", "vector", "hybrid", "hybrid+awareness"]
+
+
 @main.command()
 @click.argument("query")
-@click.option("--mode", type=click.Choice(["bm25", "vector", "hybrid"]), default="hybrid")
+@click.option("--mode", type=click.Choice(MODES), default="auto", show_default=True,
+              help="auto: the router picks (lexical / hybrid / hybrid+awareness)")
 @click.option("-k", "--top-k", default=5, show_default=True, type=click.IntRange(1, 1000))
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
 def search(ctx: click.Context, query: str, mode: str, top_k: int, as_json: bool) -> None:
-    """Search the index (BM25, vector or hybrid) to inspect it."""
-    from cluster.models.manifest import EmbedderMismatchError
-    from serving.retrieval import Retriever
+    """Search the index in-process (the same code path as POST /v1/search)."""
+    from serving.api.protocol import LimitError, SearchRequest
+    from serving.stages import IndexNotReady
 
     try:
-        hits = Retriever(_config(ctx)).search(query, k=top_k, mode=mode)  # type: ignore[arg-type]
-    except (EmbedderMismatchError, FileNotFoundError, ValueError) as exc:
+        response = _pipeline(ctx).search(SearchRequest(query=query, top_k=top_k, mode=mode))  # type: ignore[arg-type]
+    except (IndexNotReady, LimitError, ValueError) as exc:
         raise click.ClickException(str(exc)) from exc
     if as_json:
-        click.echo(json.dumps([h.__dict__ for h in hits], indent=2))
+        click.echo(response.model_dump_json(indent=2))
         return
-    for rank, hit in enumerate(hits, start=1):
-        scores = " ".join(f"{k}={v:.3f}" for k, v in hit.stage_scores.items())
-        click.echo(f"{rank}. [{hit.score:.4f}] {hit.path} § {hit.section_path or hit.title}  ({scores})")
+    click.echo(f"route: {response.route.route} ({'; '.join(response.route.reasons)})")
+    for hit in response.hits:
+        scores = " ".join(f"{k}={v:.3f}" for k, v in hit.scores.items())
+        click.echo(f"{hit.rank}. [{hit.score:.4f}] {hit.path} § {hit.section_path or hit.title}  ({scores})")
         snippet = " ".join(hit.text.split())
         click.echo(f"   {snippet[:300]}{'…' if len(snippet) > 300 else ''}")
+
+
+@main.command()
+@click.argument("query")
+@click.option("--mode", type=click.Choice(MODES), default="auto", show_default=True)
+@click.option("-k", "--top-k", default=8, show_default=True, type=click.IntRange(1, 1000), help="direct hits")
+@click.option("--budget", "budget_tokens", default=None, type=click.IntRange(16, 200_000), help="token budget")
+@click.option("--expansion", type=click.Choice(["window", "heading", "section"]), default=None)
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def context(ctx: click.Context, query: str, mode: str, top_k: int, budget_tokens: int | None,
+            expansion: str | None, as_json: bool) -> None:
+    """Build an LLM context pack in-process (the same code path as POST /v1/context)."""
+    from serving.api.protocol import ContextRequest, LimitError
+    from serving.stages import IndexNotReady
+
+    try:
+        response = _pipeline(ctx).context(ContextRequest(query=query, top_k=top_k, mode=mode,  # type: ignore[arg-type]
+                                                         budget_tokens=budget_tokens, expansion=expansion))
+    except (IndexNotReady, LimitError, ValueError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    if as_json:
+        click.echo(response.model_dump_json(indent=2))
+        return
+    click.echo(f"route: {response.route.route}; {len(response.passages)} passages, "
+               f"{response.used_tokens}/{response.budget_tokens} tokens")
+    for i, p in enumerate(response.passages, start=1):
+        why = ", ".join(r.kind + (f" of {r.of[:8]}" if r.of else "") + (f" [{r.target}]" if r.target else "")
+                        for r in p.reasons)
+        click.echo(f"[{i}] {p.path} § {p.section_path}  ({p.n_tokens} tokens; {why})")
+        snippet = " ".join(p.text.split())
+        click.echo(f"    {snippet[:240]}{'…' if len(snippet) > 240 else ''}")
+
+
+@main.command("serve")
+@click.option("--host", default=None, help="HTTP host (default: serve.host)")
+@click.option("--port", default=None, type=click.IntRange(1, 65535), help="HTTP port (default: serve.port)")
+@click.option("--detach", is_flag=True, help="return once deployed (only useful with a long-lived cluster: RAY_ADDRESS)")
+@click.pass_context
+def serve_app(ctx: click.Context, host: str | None, port: int | None, detach: bool) -> None:
+    """Run the query application on Ray Serve (embedded Ray, or the cluster in RAY_ADDRESS)."""
+    import time
+
+    from ray import serve
+
+    from cluster.runtime import init_ray
+    from serving.app import build_application
+
+    cfg = _config(ctx)
+    host, port = host or cfg.serve.host, port or cfg.serve.port
+    init_ray(cfg.ray)
+    serve.start(http_options={"host": host, "port": port})
+    serve.run(build_application(cfg), name=cfg.serve.app_name, route_prefix=cfg.serve.route_prefix)
+    click.echo(f"Strata query API on http://{host}:{port}{cfg.serve.route_prefix.rstrip('/')} "
+               f"(OpenAPI: /docs; index: {cfg.storage.lance_location})")
+    if detach:
+        return
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        click.echo("shutting down")
+        serve.shutdown()
 
 
 @main.command()
@@ -212,8 +292,8 @@ def demo(ctx: click.Context, corpus: str | None, question: str) -> None:
     corpus = corpus or str(Path(__file__).resolve().parent.parent / "samples" / "corpus")
     click.echo(f"\n== ingesting {corpus} into {_config(ctx).storage.data_dir}")
     ctx.invoke(ingest, path=corpus, source="samples", prune=False, report_path=None, no_progress=False)
-    click.echo(f"\n== question: {question}\n(top passages by hybrid BM25 + vector retrieval)")
-    ctx.invoke(search, query=question, mode="hybrid", top_k=5, as_json=False)
+    click.echo(f"\n== question: {question}\n(top passages: the router's method mix of BM25 + vector retrieval)")
+    ctx.invoke(search, query=question, mode="auto", top_k=5, as_json=False)
 
 
 if __name__ == "__main__":  # pragma: no cover

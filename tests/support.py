@@ -19,3 +19,11 @@ def make_config(data_dir: Path, **overrides):
     for key, value in overrides.items():
         settings.setdefault(key, {}).update(value)
     return load_config(**settings)
+
+
+def search(cfg, query: str, *, k: int = 5, mode: str = "hybrid"):
+    """Hits of the in-process query pipeline (the same code path as ``POST /v1/search``)."""
+    from serving.api.protocol import SearchRequest
+    from serving.pipeline import SearchPipeline
+
+    return SearchPipeline(cfg).search(SearchRequest(query=query, top_k=k, mode=mode, use_cache=False)).hits

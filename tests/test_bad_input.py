@@ -45,9 +45,9 @@ def test_bad_input_is_skipped_with_reasons(tmp_path, ray_session, installed_mode
     assert_consistent(snap)
     assert sorted(p for *_, p in snap["documents"].values()) == ["dir.md/inner.md", "good.md", "latin1.txt",
                                                                    "utf16.txt"]
-    from serving.retrieval import Retriever
+    from support import search
 
-    hits = Retriever(cfg).search("crème brûlée", k=1, mode="bm25")
+    hits = search(cfg, "crème brûlée", k=1, mode="bm25")
     assert hits and hits[0].path == "latin1.txt" and "Café" in hits[0].text
     assert "binary" in report.summary() and "dangling.md" in report.summary()
 

@@ -6,10 +6,9 @@ from pathlib import Path
 
 from cluster.store.lance_store import LanceStore
 from cluster.store.schema import CHUNKS, SECTIONS
-from support import SAMPLES, make_config
+from support import SAMPLES, make_config, search
 from index_probe import assert_consistent, snapshot
 from pipelines.ingest import run_ingest
-from serving.retrieval import Retriever
 
 
 def test_sample_corpus_is_ingested_completely(sample_index):
@@ -50,12 +49,15 @@ def test_section_hierarchy_is_stored(sample_index):
 
 def test_search_modes_find_the_right_passage(sample_index):
     cfg, _ = sample_index
-    retriever = Retriever(cfg)
+    from serving.api.protocol import SearchRequest
+    from serving.pipeline import SearchPipeline
+
+    pipe = SearchPipeline(cfg)
     for mode in ("bm25", "vector", "hybrid"):
-        hits = retriever.search("How do I handle exceptions with try and except?", k=5, mode=mode)
+        hits = pipe.search(SearchRequest(query="How do I handle exceptions with try and except?", top_k=5, mode=mode)).hits
         assert hits, mode
         assert any(h.path.endswith("errors.rst.txt") for h in hits[:3]), (mode, [h.path for h in hits])
-    hits = retriever.search("epoll edge-triggered", k=3, mode="bm25")
+    hits = pipe.search(SearchRequest(query="epoll edge-triggered", top_k=3, mode="bm25")).hits
     assert hits[0].path.startswith("man7/epoll")
 
 
@@ -81,10 +83,9 @@ def test_changed_and_deleted_documents(tmp_path, corpus_copy, ray_session, insta
     snap = snapshot(cfg)
     assert_consistent(snap)
     assert not any(p.startswith("man7/glob") for *_, p in snap["documents"].values())
-    retriever = Retriever(cfg)
-    hits = retriever.search("zorblax", k=3, mode="bm25")
+    hits = search(cfg, "zorblax", k=3, mode="bm25")
     assert hits and hits[0].path == "python-tutorial/errors.rst.txt"
-    assert all(not h.path.startswith("man7/glob") for h in retriever.search("glob pathname", k=20, mode="bm25"))
+    assert all(not h.path.startswith("man7/glob") for h in search(cfg, "glob pathname", k=20, mode="bm25"))
 
 def test_cli_delete_by_path(tmp_path, corpus_copy, ray_session, installed_models):
     from click.testing import CliRunner

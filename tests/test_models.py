@@ -51,7 +51,7 @@ def test_other_embedder_is_refused_for_append_and_query(tmp_path, ray_session, i
     other = make_config(tmp_path / "idx", models={"embedder_dir": str(other_dir)})
     with pytest.raises(EmbedderMismatchError, match="refusing to append"):
         run_ingest(other, corpus)
-    from serving.retrieval import Retriever
+    from serving.index_view import IndexView
 
     with pytest.raises(EmbedderMismatchError, match="refusing to query"):
-        Retriever(other)
+        IndexView.open(other)

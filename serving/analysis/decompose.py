@@ -23,6 +23,8 @@ _PAIR_PATTERNS = [
     r"^how\s+(?:does|do|is|are)\s+(?P<a>.+?)\s+(?:differ|different|compare)\s+(?:from|to|with)\s+(?P<b>.+)$",
     r"^(?P<a>.+?)\s+(?:vs\.?|versus|compared\s+(?:to|with))\s+(?P<b>.+)$",
 ]
+_ORDINAL_REF = re.compile(r"\b(first|second|third|fourth|fifth|last|final)\s+(section|chapter|part)\b", re.IGNORECASE)
+_ORDINALS = {"first": "1", "second": "2", "third": "3", "fourth": "4", "fifth": "5", "last": "-1", "final": "-1"}
 _SECTION_REF = re.compile(r"\b(section|chapter|part|appendix|§)\s*(\d+(?:\.\d+)*|[IVXLC]+\b|[A-Z]\b)", re.IGNORECASE)
 
 
@@ -50,16 +52,23 @@ def _clean(text: str) -> str:
 
 
 def _split_list(text: str) -> list[str]:
-    """"a, b and c" → [a, b, c]."""
-    parts = [p for p in re.split(r",\s*|\s+and\s+", text) if p.strip()]
+    """"a, b and c" → [a, b, c] (only comma lists: "reading and writing files" stays whole)."""
+    if "," not in text:
+        return [text]
+    parts = [p for p in re.split(r",\s*(?:and\s+)?|\s+and\s+", text) if p.strip()]
     return parts if len(parts) > 1 else [text]
 
 
+_PREPOSITION = re.compile(r"^(?P<head>.+\b(?:in|of|for|on|from|with|under|within|inside|about))\s+(?P<tail>.+)$",
+                          re.IGNORECASE)
+
+
 def _borrow_context(a: str, b: str) -> str:
-    """If ``b`` is short and ``a`` ends with a phrase of the same length, give ``b`` a's prefix."""
-    a_words, b_words = a.split(), b.split()
-    if len(b_words) <= 3 and len(a_words) > len(b_words) + 1:
-        return " ".join(a_words[: len(a_words) - len(b_words)] + b_words)
+    """"errors in section 1" + "section 89" → "errors in section 89": a short ``b`` takes the
+    head of ``a`` up to its last preposition when ``a``'s tail is about as long as ``b``."""
+    match = _PREPOSITION.match(a)
+    if match and len(b.split()) <= 3 and abs(len(match.group("tail").split()) - len(b.split())) <= 1:
+        return f"{match.group('head')} {b}"
     return b
 
 
@@ -67,6 +76,10 @@ def section_refs(query: str) -> list[SectionRef]:
     refs: list[SectionRef] = []
     for match in _SECTION_REF.finditer(query):
         ref = SectionRef(label=f"{match.group(1).lower()} {match.group(2)}", number=match.group(2))
+        if ref not in refs:
+            refs.append(ref)
+    for match in _ORDINAL_REF.finditer(query):
+        ref = SectionRef(label=f"{match.group(1).lower()} {match.group(2).lower()}", number=_ORDINALS[match.group(1).lower()])
         if ref not in refs:
             refs.append(ref)
     return refs

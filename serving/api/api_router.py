@@ -1,7 +1,7 @@
 """The HTTP routes (FastAPI). Handlers delegate to ``request.app.state.service``
 (a :class:`~serving.api.serving.SearchService`); errors map to clear 4xx/5xx JSON bodies.
 
->>> app = build_fastapi_app(); sorted(r.path for r in app.routes if r.path.startswith("/v1"))[:2]
+>>> paths = build_fastapi_app().openapi()["paths"]; sorted(p for p in paths if p.startswith("/v1"))[:2]
 ['/v1/context', '/v1/documents']
 """
 

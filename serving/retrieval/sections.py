@@ -85,17 +85,31 @@ class SectionTier:
             pattern = re.compile(rf"^\s*(?:{re.escape(ref.label.split()[0])}\s+)?{number}(?:[.):\s]|$)", re.IGNORECASE)
             for doc_id in doc_ids:
                 in_doc = [s for s in sections if s["doc_id"] == doc_id and s["parent_id"]]
-                match = next((s for s in in_doc if pattern.match(s["title"] or "")), None)
-                if match is None and ref.number.isdigit() and in_doc:
+                match = None
+                if not ref.number.startswith("-"):
+                    match = next((s for s in in_doc if pattern.match(s["title"] or "")), None)
+                if match is None and ref.number.lstrip("-").isdigit() and in_doc:
                     top = min(s["level"] for s in in_doc)
                     ordered = [s for s in in_doc if s["level"] == top]
                     n = int(ref.number)
+                    n = len(ordered) + 1 + n if n < 0 else n  # -1: the last one
                     match = ordered[n - 1] if 1 <= n <= len(ordered) else None
                 if match is not None:
                     hits.append(SectionHit(match["section_id"], doc_id, match["title"], match["path_str"], 1.0,
                                            ref.label, kind="reference"))
                     break
         return hits
+
+    def _named_first(self, query: str, doc_ids: list[str]) -> list[str]:
+        """Candidate documents, those whose title or file name the query mentions first."""
+        words = {w.lower() for w in re.findall(r"\w{3,}", query)}
+
+        def named(doc_id: str) -> bool:
+            doc = self.view.document(doc_id) or {}
+            name = f"{doc.get('title') or ''} {(doc.get('path') or '').rsplit('/', 1)[-1]}"
+            return bool(words & {w.lower() for w in re.findall(r"[A-Za-z]{3,}", name)})
+
+        return sorted(doc_ids, key=lambda d: not named(d))
 
     def search(self, plan, vectors: dict[str, np.ndarray], filters: ResolvedFilters, candidates) -> list[SectionHit]:
         """Section-tier matches for every target of ``plan``, plus resolved section references."""
@@ -110,7 +124,8 @@ class SectionTier:
                     if hit.section_id not in found or hit.score > found[hit.section_id].score:
                         found[hit.section_id] = hit
         if plan.section_refs:
-            docs = filters.doc_ids if filters.doc_ids else list(dict.fromkeys(c.doc_id for c in candidates))[:3]
+            docs = filters.doc_ids if filters.doc_ids else self._named_first(
+                plan.query, list(dict.fromkeys(c.doc_id for c in candidates))[:5])
             for hit in self.references(plan.section_refs, list(docs)):
                 found[hit.section_id] = hit
         return sorted(found.values(), key=lambda h: (h.kind != "reference", -h.score))

@@ -1,0 +1,141 @@
+"""Query analysis, routing, fusion, packing and request limits (pure functions, no Ray)."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+from pydantic import ValidationError
+
+from cluster.config import load_config
+from serving.analysis import analyse_query
+from serving.analysis.decompose import decompose
+from serving.analysis.identifiers import find_identifiers
+from serving.analysis.router import decide_route
+from serving.analysis.variants import rephrasings
+from serving.api.protocol import ContextRequest, LimitError, SearchRequest, check_limits
+from serving.expansion.packing import Piece, pack
+from serving.retrieval.fusion import linear, rrf
+
+MODULES = ["serving.analysis.identifiers", "serving.analysis.variants", "serving.analysis.decompose",
+           "serving.analysis.router", "serving.analysis.analyzer", "serving.retrieval.fusion",
+           "serving.retrieval.filters", "serving.expansion.packing", "serving.cache", "serving.api.protocol",
+           "serving.api.api_router"]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name):
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.failed == 0
+
+
+@pytest.mark.parametrize("query, expected", [
+    ("EACCES", ["EACCES"]),
+    ("what does --no-deps do", ["--no-deps"]),
+    ("os.path.join on /etc/hosts", ["os.path.join", "/etc/hosts"]),
+    ("ModuleNotFoundError when importing", ["ModuleNotFoundError"]),
+    ("error E0502 in rustc", ["E0502"]),
+    ("how do I create a virtual environment", []),
+])
+def test_identifiers(query, expected):
+    assert find_identifiers(query) == expected
+
+
+@pytest.mark.parametrize("query, route", [
+    ("EPOLLET", "lexical"),
+    ("ERR_CONNECTION_REFUSED", "lexical"),
+    ("how do I create a virtual environment", "hybrid"),
+    ("compare tuples and lists", "hybrid+awareness"),
+    ("differences between section 1 and section 89", "hybrid+awareness"),
+    ("give me an overview of transactions", "hybrid+awareness"),
+])
+def test_router(query, route):
+    plan = analyse_query(SearchRequest(query=query), load_config())
+    assert plan.route == route, plan.reasons
+    assert plan.reasons
+
+
+def test_forced_mode_and_router_off():
+    cfg = load_config()
+    assert analyse_query(SearchRequest(query="EPOLLET", mode="vector"), cfg).route == "vector"
+    cfg.retrieval.router = False
+    assert analyse_query(SearchRequest(query="compare a and b"), cfg).route == "hybrid"
+
+
+def test_lexical_route_leans_on_bm25():
+    cfg = load_config()
+    plan = analyse_query(SearchRequest(query="EPOLLET"), cfg)
+    assert plan.bm25_weight == cfg.retrieval.lexical_bm25_weight > cfg.retrieval.bm25_weight
+
+
+def test_decomposition():
+    assert decompose("differences between section 1 and section 89").targets == ["section 1", "section 89"]
+    d = decompose("Compare the error handling in Python and Perl")
+    assert d.targets == ["error handling in Python", "error handling in Perl"] and d.kind == "comparison"
+    assert decompose("tuples vs lists").targets == ["tuples", "lists"]
+    assert decompose("how do I read a file").targets == ["how do I read a file"]
+    assert [r.number for r in decompose("the first section and the last section").section_refs] == ["1", "-1"]
+    assert len(decompose("compare a, b, c, d, e and f", max_targets=4).targets) == 4
+
+
+def test_rephrasings_are_distinct_from_the_query():
+    variants = rephrasings("What is a virtual environment?")
+    texts = [t for t, _ in variants]
+    assert "a virtual environment is" in texts or "virtual environment is" in texts
+    assert all(t.lower() != "what is a virtual environment" for t in texts)
+    assert rephrasings("EPOLLET") == []
+
+
+def test_multi_query_can_be_switched_off():
+    cfg = load_config()
+    plan = analyse_query(SearchRequest(query="How do I create a venv?", multi_query=False), cfg)
+    assert [len(t.variants) for t in plan.targets] == [1]
+    plan = analyse_query(SearchRequest(query="How do I create a venv?"), cfg)
+    assert len(plan.targets[0].variants) > 1
+
+
+def test_context_requests_expand_unless_lexical():
+    cfg = load_config()
+    assert analyse_query(ContextRequest(query="how do I create a venv"), cfg).awareness
+    assert not analyse_query(ContextRequest(query="EPOLLET"), cfg).awareness
+    assert not analyse_query(ContextRequest(query="how do I create a venv", awareness=False), cfg).awareness
+
+
+def test_fusion():
+    fused = dict(rrf([["a", "b"], ["b", "c"]], k=60, weights=[1.0, 3.0]))
+    assert max(fused, key=fused.get) == "b"
+    assert fused["c"] > fused["a"]  # the heavier ranking wins ties of rank
+    assert linear([[("a", 10.0), ("b", 0.0)], [("b", 1.0), ("a", 0.0)]], weights=[0.2, 0.8])[0][0] == "b"
+
+
+def test_packing_merges_overlaps_and_orders_by_position():
+    def piece(ordinal, start, end, text, priority, section="s"):
+        return Piece("doc", section, ordinal, start, end, text, len(text), [f"c{ordinal}"],
+                     [{"kind": "direct", "of": f"c{ordinal}"}], 1.0, priority, {})
+
+    text = "alpha beta gamma delta epsilon zeta"
+    pieces = [piece(2, 17, 36, text[17:36], 0), piece(1, 6, 22, text[6:22], 1), piece(5, 100, 110, "x" * 10, 2, "t")]
+    packed = pack(pieces)
+    assert [p.text for p in packed] == [text[6:36], "x" * 10]
+    assert packed[0].chunk_ids == ["c1", "c2"] and len(packed[0].reasons) == 2
+
+
+@pytest.mark.parametrize("body", [
+    {"query": ""}, {"query": "   "}, {"query": "x", "top_k": 0}, {"query": "x", "mode": "magic"},
+    {"query": "x", "filters": {"doc_ids": []}}, {"query": "x", "filters": {"unknown": 1}}, {"query": "x", "extra": 1},
+])
+def test_invalid_requests_are_rejected(body):
+    with pytest.raises(ValidationError):
+        SearchRequest.model_validate(body)
+
+
+def test_configured_limits():
+    cfg = load_config()
+    with pytest.raises(LimitError, match="top_k"):
+        check_limits(SearchRequest(query="x", top_k=cfg.retrieval.max_top_k + 1), cfg)
+    with pytest.raises(LimitError, match="characters"):
+        check_limits(SearchRequest(query="x" * (cfg.retrieval.max_query_chars + 1)), cfg)
+    with pytest.raises(LimitError, match="cross-encoder"):
+        check_limits(SearchRequest(query="x", rerank=True), cfg)
+    check_limits(SearchRequest(query="fine"), cfg)
