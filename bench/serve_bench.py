@@ -1,0 +1,426 @@
+"""Serving benchmark: ``POST /v1/search`` latency (p50/p99) and throughput at 1, 8 and 32 concurrent
+clients, the Ray Serve app next to a naive single-process pipeline, measured in the same run.
+
+    .venv/bin/python bench/serve_bench.py                              # SciFact bench index, 1,8,32 clients
+    .venv/bin/python bench/serve_bench.py --data-dir DIR --requests 300
+    .venv/bin/python bench/serve_bench.py --variants "default:;r1:retriever_replicas=1;b8:max_batch_size=8,batch_wait_timeout_s=0.002"
+
+Systems (each started as its own subprocess, one at a time, on the same index and config):
+
+* **naive** — one process: ``uvicorn`` serving :func:`serving.api.api_router.build_fastapi_app` with
+  ``app.state.service = SearchService(cfg, LocalStages(cfg))`` (what :class:`serving.pipeline.SearchPipeline`
+  runs). The stages are plain calls that block the event loop, so requests are served one after another.
+* **serve** — the real Ray Serve application (:func:`serving.app.build_application`) on an embedded
+  Ray with ``num_cpus`` (default 2) and its own temp dir, behind Serve's HTTP proxy. ``--variants`` runs
+  several ``cfg.serve`` knob sets, each a fresh Serve start.
+
+Fairness: the same distinct queries in the same order go to both systems (SciFact queries for a
+SciFact index, else document and section titles sampled from the index); each level uses its own
+slice, so no query repeats within a system; ``"use_cache": false`` on every request and
+``serve.embedding_cache_size = serve.result_cache_size = 0`` in both configs; same ``mode``
+(default ``auto``) and ``top_k`` (10). Each system gets warm-up requests (other queries) first.
+The load generator (aiohttp, exactly C workers each with one request in flight) runs in this
+process; throughput is successful requests ÷ wall time of the level (including the drain at the end).
+
+Figures print as a table; one JSON line per run is appended to ``bench/results/serve.jsonl`` (date,
+git commit, index tokens/chunks, config knobs, figures, Serve÷naive ratios).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+RESULTS = REPO / "bench" / "results" / "serve.jsonl"
+SCIFACT_WORK = Path(os.environ.get("STRATA_BENCH_DIR", Path.home() / ".cache" / "strata-bench")) / "scifact"
+SCIFACT_QUERIES = REPO.parent / "shared" / "data" / "scifact" / "queries.jsonl"
+NO_CACHE = {"embedding_cache_size": 0, "result_cache_size": 0}
+
+
+# -- configuration --------------------------------------------------------------------------------
+def parse_knobs(text: str) -> dict:
+    """``"retriever_replicas=1,max_batch_size=8"`` → ``{"retriever_replicas": 1, "max_batch_size": 8}``."""
+    out: dict = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        key, _, value = part.partition("=")
+        if not _:
+            raise SystemExit(f"bad knob {part!r}: use serve_key=value")
+        try:
+            out[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            out[key.strip()] = value
+    return out
+
+
+def parse_variants(text: str) -> list[tuple[str, dict]]:
+    """``"default:;r1:retriever_replicas=1"`` → ``[("default", {}), ("r1", {"retriever_replicas": 1})]``."""
+    variants = []
+    for item in filter(None, (v.strip() for v in text.split(";"))):
+        name, _, knobs = item.partition(":")
+        variants.append((name.strip(), parse_knobs(knobs)))
+    return variants
+
+
+def make_config(data_dir: str, serve_knobs: dict):
+    from cluster.config import load_config
+
+    return load_config(storage={"data_dir": data_dir}, serve={**serve_knobs, **NO_CACHE})
+
+
+# -- the index ------------------------------------------------------------------------------------
+def index_stats(data_dir: str) -> dict:
+    import lancedb
+
+    db = lancedb.connect(str(Path(data_dir) / "lance"))
+    docs = db.open_table("documents").to_lance().to_table(columns=["source", "n_tokens", "n_chunks"])
+    sources = sorted(set(docs.column("source").to_pylist()))
+    return {"data_dir": str(data_dir), "documents": docs.num_rows,
+            "tokens": int(sum(v or 0 for v in docs.column("n_tokens").to_pylist())),
+            "chunks": int(sum(v or 0 for v in docs.column("n_chunks").to_pylist())),
+            "sources": sources[:5]}
+
+
+def load_queries(path: Path | None, data_dir: str, stats: dict, needed: int, seed: int) -> tuple[list[str], str]:
+    """Distinct, realistic queries: a file (one per line, or JSONL with ``text``), SciFact's queries
+    for a SciFact index, else titles of documents and sections sampled from the index."""
+    if path is None and "scifact" in stats["sources"] and SCIFACT_QUERIES.exists():
+        path = SCIFACT_QUERIES
+    if path is not None:
+        queries = []
+        for line in path.read_text().splitlines():
+            line = line.strip()
+            if line:
+                queries.append(json.loads(line)["text"] if line.startswith("{") else line)
+        origin = str(path)
+    else:
+        import lancedb
+
+        db = lancedb.connect(str(Path(data_dir) / "lance"))
+        titles = db.open_table("documents").to_lance().to_table(columns=["title"]).column("title").to_pylist()
+        titles += db.open_table("sections").to_lance().to_table(columns=["title"]).column("title").to_pylist()
+        queries = [t.strip() for t in titles if t and len(t.split()) >= 2 and len(t) <= 200]
+        origin = "document+section titles of the index"
+    queries = list(dict.fromkeys(queries))  # distinct, first occurrence order
+    random.Random(seed).shuffle(queries)
+    if len(queries) < needed:
+        raise SystemExit(f"{len(queries)} distinct queries from {origin}; need {needed} "
+                         f"(lower --requests/--warmup or pass --queries FILE)")
+    return queries, origin
+
+
+# -- servers (subprocesses of this script) ----------------------------------------------------------
+def run_naive_server(args: argparse.Namespace) -> None:
+    import uvicorn
+
+    from serving.api.api_router import build_fastapi_app
+    from serving.api.serving import SearchService
+    from serving.stages import LocalStages
+
+    cfg = make_config(args.data_dir, parse_knobs(args.knobs))
+    stages = LocalStages(cfg)
+    app = build_fastapi_app()
+    app.state.service = SearchService(cfg, stages, stages.index)
+    uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning", access_log=False)
+
+
+def run_serve_server(args: argparse.Namespace) -> None:
+    import ray
+    from ray import serve
+
+    from serving.app import build_application
+
+    os.environ.pop("RAY_ADDRESS", None)
+    cfg = make_config(args.data_dir, parse_knobs(args.knobs))
+    ray.init(num_cpus=args.num_cpus, include_dashboard=False, log_to_driver=False, _temp_dir=args.ray_temp_dir)
+    stop = {"now": False}
+
+    def _stop(*_):
+        stop["now"] = True
+
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)
+    try:
+        serve.start(http_options={"host": "127.0.0.1", "port": args.port})
+        serve.run(build_application(cfg), name="strata", route_prefix="/")
+        print("serve app up", flush=True)
+        while not stop["now"]:
+            time.sleep(0.2)
+    finally:
+        try:
+            serve.shutdown()
+        finally:
+            ray.shutdown()
+
+
+class Server:
+    """One system under test: a subprocess of this script, stopped (SIGTERM, then SIGKILL) on exit."""
+
+    def __init__(self, role: str, data_dir: str, port: int, knobs: dict, extra: list[str], log: Path) -> None:
+        self.role, self.port, self.log = role, port, log
+        cmd = [sys.executable, str(Path(__file__).resolve()), f"_{role}", "--data-dir", data_dir, "--port", str(port),
+               "--knobs", ",".join(f"{k}={json.dumps(v)}" for k, v in knobs.items()), *extra]
+        env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+        self.fh = open(log, "w")
+        self.proc = subprocess.Popen(cmd, cwd=REPO, stdout=self.fh, stderr=subprocess.STDOUT, env=env,
+                                     start_new_session=True)
+
+    def wait_ready(self, timeout: float) -> float:
+        import urllib.request
+
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < timeout:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"{self.role} server exited ({self.proc.returncode}); see {self.log}")
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/readyz", timeout=5) as r:
+                    if r.status == 200:
+                        return time.monotonic() - t0
+            except Exception:
+                pass
+            time.sleep(1)
+        raise RuntimeError(f"{self.role} server not ready after {timeout}s; see {self.log}")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        self.fh.close()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+# -- load generation ---------------------------------------------------------------------------------
+def percentile(values: list[float], q: float) -> float:
+    """Nearest-rank percentile (q in 0..100)."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = max(0, min(len(ordered) - 1, int(round(q / 100 * len(ordered) + 0.5)) - 1))
+    return ordered[k]
+
+
+async def run_level(port: int, queries: list[str], concurrency: int, body: dict, timeout_s: float) -> dict:
+    """``concurrency`` workers, each with exactly one request in flight, until ``queries`` are used up."""
+    import aiohttp
+
+    url = f"http://127.0.0.1:{port}/v1/search"
+    todo = iter(queries)
+    latencies: list[float] = []
+    server_ms: dict[str, list[float]] = {}
+    errors: dict[str, int] = {}
+
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=concurrency, force_close=False),
+                                     timeout=aiohttp.ClientTimeout(total=timeout_s)) as session:
+        async def worker() -> None:
+            for query in todo:
+                t0 = time.perf_counter()
+                try:
+                    async with session.post(url, json={**body, "query": query}) as resp:
+                        data = await resp.json(content_type=None)
+                        status = resp.status
+                except Exception as exc:  # noqa: BLE001 - counted, reported
+                    errors[type(exc).__name__] = errors.get(type(exc).__name__, 0) + 1
+                    continue
+                elapsed = (time.perf_counter() - t0) * 1000
+                if status != 200:
+                    errors[str(status)] = errors.get(str(status), 0) + 1
+                    continue
+                latencies.append(elapsed)
+                for stage, ms in (data.get("timings_ms") or {}).items():
+                    server_ms.setdefault(stage, []).append(ms)
+
+        t0 = time.perf_counter()
+        await asyncio.gather(*(worker() for _ in range(concurrency)))
+        wall = time.perf_counter() - t0
+
+    return {"clients": concurrency, "requests": len(queries), "ok": len(latencies),
+            "errors": sum(errors.values()), "error_kinds": errors, "wall_s": round(wall, 3),
+            "throughput_rps": round(len(latencies) / wall, 2) if wall else 0.0,
+            "p50_ms": round(percentile(latencies, 50), 1), "p99_ms": round(percentile(latencies, 99), 1),
+            "mean_ms": round(statistics.fmean(latencies), 1) if latencies else None,
+            "server_mean_ms": {k: round(statistics.fmean(v), 1) for k, v in sorted(server_ms.items())}}
+
+
+def measure(name: str, server: Server, queries: list[str], warmup: int, levels: list[int], per_level: int,
+            body: dict, timeout_s: float) -> dict:
+    ready_s = server.wait_ready(timeout_s * 10)
+    print(f"[{name}] ready after {ready_s:.0f}s; warm-up {warmup} requests", flush=True)
+    asyncio.run(run_level(server.port, queries[:warmup], min(4, max(1, warmup)), body, timeout_s))
+    out = {"ready_s": round(ready_s, 1), "levels": []}
+    offset = warmup
+    for c in levels:
+        res = asyncio.run(run_level(server.port, queries[offset:offset + per_level], c, body, timeout_s))
+        offset += per_level
+        out["levels"].append(res)
+        print(f"[{name}] {c:>3} clients: p50 {res['p50_ms']:8.1f} ms  p99 {res['p99_ms']:8.1f} ms  "
+              f"{res['throughput_rps']:6.2f} req/s  errors {res['errors']}  server {res['server_mean_ms']}", flush=True)
+    return out
+
+
+# -- driver ---------------------------------------------------------------------------------------------
+def git_commit() -> str | None:
+    try:
+        return subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True,
+                              check=True).stdout.strip()
+    except Exception:
+        return None
+
+
+def cpu_load() -> list[float]:
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        return []
+
+
+def print_table(index: dict, naive: dict, variants: dict[str, dict], knobs: dict[str, dict]) -> None:
+    print(f"\nindex {index['data_dir']}: {index['tokens']:,} tokens, {index['chunks']:,} chunks, "
+          f"{index['documents']:,} documents")
+    head = f"{'system':<22}{'clients':>8}{'p50 ms':>10}{'p99 ms':>10}{'req/s':>9}{'errors':>8}" \
+           f"{'req/s ÷ naive':>15}{'p50 ÷ naive':>13}"
+    print(head)
+    print("-" * len(head))
+    base = {lv["clients"]: lv for lv in naive["levels"]}
+    for lv in naive["levels"]:
+        print(f"{'naive (1 process)':<22}{lv['clients']:>8}{lv['p50_ms']:>10.1f}{lv['p99_ms']:>10.1f}"
+              f"{lv['throughput_rps']:>9.2f}{lv['errors']:>8}{'':>15}{'':>13}")
+    for name, res in variants.items():
+        for lv in res["levels"]:
+            b = base.get(lv["clients"])
+            tr = lv["throughput_rps"] / b["throughput_rps"] if b and b["throughput_rps"] else float("nan")
+            pr = lv["p50_ms"] / b["p50_ms"] if b and b["p50_ms"] else float("nan")
+            print(f"{'serve/' + name:<22}{lv['clients']:>8}{lv['p50_ms']:>10.1f}{lv['p99_ms']:>10.1f}"
+                  f"{lv['throughput_rps']:>9.2f}{lv['errors']:>8}{tr:>15.2f}{pr:>13.2f}")
+    for name, k in knobs.items():
+        print(f"  serve/{name}: {k or '(defaults)'}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data-dir", default=str(SCIFACT_WORK),
+                    help="an existing Strata index (storage.data_dir); default: the SciFact bench index")
+    ap.add_argument("--clients", default="1,8,32", help="concurrency levels")
+    ap.add_argument("--requests", type=int, default=200, help="requests per level (distinct queries)")
+    ap.add_argument("--warmup", type=int, default=20, help="warm-up requests per system (other queries)")
+    ap.add_argument("--port", type=int, default=0, help="Serve HTTP port (naive: port+1); 0 picks free ports")
+    ap.add_argument("--queries", type=Path, default=None,
+                    help="one query per line (or JSONL with 'text'); default: SciFact queries or index titles")
+    ap.add_argument("--mode", default="auto", help="request mode (both systems)")
+    ap.add_argument("--top-k", type=int, default=10)
+    ap.add_argument("--num-cpus", type=int, default=2, help="CPUs of the embedded Ray for the Serve app")
+    ap.add_argument("--variants", default="default:",
+                    help="Serve knob sets 'name:key=value,...;name2:...' (cfg.serve keys), each measured")
+    ap.add_argument("--systems", default="naive,serve", help="which systems to run")
+    ap.add_argument("--timeout", type=float, default=120.0, help="per-request client timeout (s)")
+    ap.add_argument("--seed", type=int, default=13)
+    ap.add_argument("--no-record", action="store_true", help="do not append to bench/results/serve.jsonl")
+    args = ap.parse_args()
+
+    data_dir = str(Path(args.data_dir).expanduser().resolve())
+    if not (Path(data_dir) / "lance" / "documents.lance").exists():
+        raise SystemExit(f"no Strata index at {data_dir} (run `strata ingest` or bench/retrieval_quality.py first)")
+    levels = [int(c) for c in args.clients.split(",") if c.strip()]
+    systems = {s.strip() for s in args.systems.split(",")}
+    variants = parse_variants(args.variants)
+    stats = index_stats(data_dir)
+    print(f"index {data_dir}: {stats['tokens']:,} tokens (sum documents.n_tokens), {stats['chunks']:,} chunks, "
+          f"{stats['documents']:,} documents", flush=True)
+    queries, origin = load_queries(args.queries, data_dir, stats, args.warmup + args.requests * len(levels), args.seed)
+    print(f"queries: {origin} ({len(queries)} distinct; {args.warmup} warm-up + {args.requests} per level)", flush=True)
+    body = {"top_k": args.top_k, "mode": args.mode, "use_cache": False}
+    load_start = cpu_load()
+    if load_start and load_start[0] > 1.5 * (os.cpu_count() or 1):
+        print(f"WARNING: load average {load_start} on {os.cpu_count()} CPUs: other work is running, "
+              f"figures will be noisy", flush=True)
+    logs = Path(os.environ.get("STRATA_BENCH_DIR", "/tmp/strata-bench")) / "serve-bench-logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    ray_temp = f"/tmp/ssb{os.getpid()}"  # short: Ray's socket paths have a length limit
+
+    naive, served, knobs_of = None, {}, {}
+    if "naive" in systems:
+        port = args.port + 1 if args.port else free_port()
+        server = Server("naive", data_dir, port, {}, [], logs / "naive.log")
+        try:
+            naive = measure("naive", server, queries, args.warmup, levels, args.requests, body, args.timeout)
+        finally:
+            server.stop()
+    if "serve" in systems:
+        for name, knobs in variants:
+            knobs_of[name] = knobs
+            full = make_config(data_dir, knobs).serve.model_dump()  # validates the knobs before starting Ray
+            port = args.port or free_port()
+            server = Server("serve", data_dir, port, knobs,
+                            ["--num-cpus", str(args.num_cpus), "--ray-temp-dir", ray_temp], logs / f"serve-{name}.log")
+            try:
+                served[name] = measure(f"serve/{name}", server, queries, args.warmup, levels, args.requests, body,
+                                       args.timeout)
+                served[name]["serve_config"] = {k: full[k] for k in (
+                    "ingress_replicas", "embedder_replicas", "retriever_replicas", "expander_replicas",
+                    "ingress_cpus", "embedder_cpus", "retriever_cpus", "expander_cpus", "max_ongoing_requests",
+                    "max_batch_size", "batch_wait_timeout_s", "embedding_cache_size", "result_cache_size")}
+            finally:
+                server.stop()
+
+    if naive is None and not served:
+        return
+    if naive is not None:
+        print_table(stats, naive, served, knobs_of)
+        base = {lv["clients"]: lv for lv in naive["levels"]}
+        for res in served.values():
+            res["ratio_vs_naive"] = {
+                str(lv["clients"]): {
+                    "throughput": round(lv["throughput_rps"] / base[lv["clients"]]["throughput_rps"], 3),
+                    "p50": round(lv["p50_ms"] / base[lv["clients"]]["p50_ms"], 3),
+                    "p99": round(lv["p99_ms"] / base[lv["clients"]]["p99_ms"], 3)}
+                for lv in res["levels"] if base.get(lv["clients"], {}).get("throughput_rps")}
+    if args.no_record:
+        return
+    record = {"bench": "serve_search", "when": time.strftime("%Y-%m-%dT%H:%M:%S"), "git_commit": git_commit(),
+              "cpus": os.cpu_count(), "ray_num_cpus": args.num_cpus, "loadavg_at_start": load_start, "loadavg_at_end": cpu_load(),
+              "index": stats, "queries": {"origin": origin, "warmup": args.warmup, "per_level": args.requests},
+              "request": body, "clients": levels, "naive": naive, "serve": served,
+              "goal": "serve throughput > naive at 8+ clients"}
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    with open(RESULTS, "a") as fh:
+        fh.write(json.dumps(record) + "\n")
+    print(f"appended to {RESULTS}")
+
+
+def server_main(role: str) -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--data-dir", required=True)
+    ap.add_argument("--port", type=int, required=True)
+    ap.add_argument("--knobs", default="")
+    ap.add_argument("--num-cpus", type=int, default=2)
+    ap.add_argument("--ray-temp-dir", default="/tmp/ssb")
+    args = ap.parse_args(sys.argv[2:])
+    (run_naive_server if role == "_naive" else run_serve_server)(args)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] in ("_naive", "_serve"):
+        server_main(sys.argv[1])
+    else:
+        main()

@@ -1,0 +1,164 @@
+"""The Ray Serve application started for real (shared Ray), exercised over HTTP."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import time
+import urllib.request
+
+import pytest
+import requests
+
+from support import METRICS_PORT, make_config
+
+SERVE_PORT = 18123
+
+
+@pytest.fixture(scope="module")
+def app(sample_index, tmp_path_factory):
+    """The query app over a private copy of the sample index (the freshness test writes to it)."""
+    from ray import serve
+
+    from serving.app import build_application
+
+    sample_cfg, _ = sample_index
+    data_dir = tmp_path_factory.mktemp("serve-index")
+    shutil.copytree(sample_cfg.storage.data_dir, data_dir, dirs_exist_ok=True)
+    cfg = make_config(data_dir, index={"ivf_min_rows": 256},
+                      serve={"port": SERVE_PORT, "refresh_interval_s": 0.5, "retriever_replicas": 1})
+    serve.start(http_options={"host": "127.0.0.1", "port": SERVE_PORT})
+    serve.run(build_application(cfg), name="strata", route_prefix="/")
+    url = f"http://127.0.0.1:{SERVE_PORT}"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            if requests.get(f"{url}/readyz", timeout=10).status_code == 200:
+                break
+        except requests.RequestException:
+            pass
+        time.sleep(1)
+    yield url, cfg
+    serve.delete("strata")
+    serve.shutdown()
+
+
+def post(url: str, path: str, body: dict) -> requests.Response:
+    return requests.post(url + path, json=body, timeout=60)
+
+
+def test_health_and_readiness(app):
+    url, _ = app
+    assert requests.get(f"{url}/healthz", timeout=10).json() == {"status": "ok"}
+    ready = requests.get(f"{url}/readyz", timeout=10).json()
+    assert ready["status"] == "ready" and ready["reranker"] == "off"
+    assert ready["embedder"].startswith("all-minilm-l6-v2")
+    assert requests.get(f"{url}/openapi.json", timeout=10).json()["paths"]["/v1/search"]
+
+
+def test_search_over_http(app):
+    url, _ = app
+    response = post(url, "/v1/search", {"query": "How do I handle exceptions with try and except?", "top_k": 5})
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["route"]["route"] == "hybrid" and body["index_version"]
+    hit = body["hits"][0]
+    assert hit["path"].endswith("errors.rst.txt") and hit["section_path"] and hit["end"] > hit["start"]
+    assert {"bm25", "dense", "fused"} <= set(hit["scores"])
+    assert {"analyse", "embed", "retrieve", "total"} <= set(body["timings_ms"])
+
+
+def test_context_over_http(app):
+    url, _ = app
+    body = post(url, "/v1/context", {"query": "Compare edge-triggered mode and the epoll_wait example",
+                                     "top_k": 3, "budget_tokens": 700}).json()
+    assert body["route"]["route"] == "hybrid+awareness" and body["used_tokens"] <= 700
+    sections = [p["section_path"] for p in body["passages"]]
+    assert any("Example for suggested usage" in s for s in sections), sections
+    assert all(p["reasons"] for p in body["passages"])
+
+
+def test_navigation(app):
+    url, _ = app
+    listing = requests.get(f"{url}/v1/documents", params={"limit": 5}, timeout=10).json()
+    assert listing["total"] == 22 and len(listing["documents"]) == 5
+    doc = next(d for d in requests.get(f"{url}/v1/documents", params={"limit": 100}, timeout=10).json()["documents"]
+               if d["path"].endswith("errors.rst.txt"))
+    detail = requests.get(f"{url}/v1/documents/{doc['doc_id']}", timeout=10).json()
+    assert detail["title"] == "Errors and Exceptions"
+    root = detail["sections"][0]
+    child = next(c for c in root["children"] if c["title"] == "Handling Exceptions") if root["children"] else None
+    assert child is not None, [c["title"] for c in root["children"]]
+    section = requests.get(f"{url}/v1/sections/{child['section_id']}", timeout=10).json()
+    assert section["parent"]["section_id"] == root["section_id"]
+    assert section["siblings"] and section["chunk_ids"] and "try" in section["text"]
+
+
+@pytest.mark.parametrize("method, path, body, status, message", [
+    ("post", "/v1/search", {"query": ""}, 422, "query"),
+    ("post", "/v1/search", {"query": "x", "top_k": 0}, 422, "top_k"),
+    ("post", "/v1/search", {"query": "x", "top_k": 100000}, 422, "limit is"),
+    ("post", "/v1/search", {"query": "x" * 5000}, 422, "characters"),
+    ("post", "/v1/search", {"query": "x", "filters": {"section_id": "nope"}}, 404, "no section"),
+    ("post", "/v1/search", {"query": "x", "filters": "doc"}, 422, "filters"),
+    ("post", "/v1/search", {"query": "x", "rerank": True}, 422, "cross-encoder"),
+    ("post", "/v1/context", {"query": "x", "budget_tokens": 1}, 422, "budget_tokens"),
+    ("post", "/v1/search", "not json", 422, "invalid request"),
+    ("get", "/v1/documents/nope", None, 404, "no document"),
+    ("get", "/v1/sections/nope", None, 404, "no section"),
+    ("get", "/v1/documents?limit=0", None, 422, "limit"),
+])
+def test_bad_requests_get_clear_4xx(app, method, path, body, status, message):
+    url, _ = app
+    if method == "post":
+        kwargs = {"json": body} if isinstance(body, dict) else {"data": body, "headers": {"content-type": "application/json"}}
+        response = requests.post(url + path, timeout=30, **kwargs)
+    else:
+        response = requests.get(url + path, timeout=30)
+    assert response.status_code == status, response.text
+    assert message in response.json()["error"]
+
+
+def test_result_cache_and_freshness(app, tmp_path, ray_session):
+    """A repeated query is served from the cache; a new ingest changes the index version, which
+    invalidates it, and the running replicas find the new document without a restart."""
+    from pipelines.ingest import run_ingest
+
+    url, cfg = app
+    query = {"query": "quokka zebrafish interoperability", "top_k": 3, "mode": "bm25"}
+    first = post(url, "/v1/search", query).json()
+    second = post(url, "/v1/search", query).json()
+    assert second["cached"] is True and second["index_version"] == first["index_version"]
+    assert not any("fresh.md" in h["path"] for h in first["hits"])
+    corpus = tmp_path / "fresh"
+    corpus.mkdir()
+    (corpus / "fresh.md").write_text("# Fresh\n\nThe quokka zebrafish interoperability layer was added today.\n")
+    run_ingest(cfg, corpus, source="fresh")
+    deadline = time.monotonic() + 60
+    body = {}
+    while time.monotonic() < deadline:
+        body = post(url, "/v1/search", query).json()
+        if body["hits"] and body["hits"][0]["path"] == "fresh.md":
+            break
+        time.sleep(1)
+    assert body["hits"][0]["path"] == "fresh.md", body
+    assert body["index_version"] != first["index_version"] and body["cached"] is False
+
+
+def test_query_metrics_are_exported(app):
+    url, _ = app
+    post(url, "/v1/search", {"query": "virtual environments", "top_k": 3, "use_cache": False})
+    deadline = time.monotonic() + 60
+    text = ""
+    while time.monotonic() < deadline:
+        with urllib.request.urlopen(f"http://127.0.0.1:{METRICS_PORT}/metrics", timeout=5) as r:
+            text = r.read().decode()
+        if "ray_strata_query_stage_seconds_bucket" in text and "ray_strata_query_cache_requests_total" in text:
+            break
+        time.sleep(2)
+    for stage in ("analyse", "embed", "bm25", "dense", "total"):
+        assert re.search(rf'ray_strata_query_stage_seconds_bucket\{{[^}}]*stage="{stage}"', text), stage
+    assert re.search(r'ray_strata_query_routes_total\{[^}]*route="hybrid"', text)
+    assert re.search(r'ray_strata_query_cache_requests_total\{[^}]*cache="embedding"', text)
+    assert re.search(r'ray_strata_query_candidates_bucket\{[^}]*stage="bm25"', text)
+    assert "ray_serve_num_http_requests_total" in text or "ray_serve_num_http_requests" in text
