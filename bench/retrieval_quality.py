@@ -40,7 +40,7 @@ sys.path.insert(0, str(REPO))
 from serving.eval.beir import (  # noqa: E402
     BeirDataset, load_beir, read_id_list, split_queries, write_corpus_files, write_id_list,
 )
-from serving.eval.metrics import collapse_to_documents, evaluate, per_query  # noqa: E402
+from serving.eval.metrics import collapse_to_documents, evaluate, paired_randomization_p, per_query  # noqa: E402
 
 DATA = REPO.parent / "shared" / "data" / "scifact"
 HELDOUT = REPO / "bench" / "data" / "scifact-heldout.txt"
@@ -170,6 +170,27 @@ def print_table(rows: list[tuple[str, dict[str, float]]], n_queries: int, query_
         print(f"{name:<{width}}  " + "  ".join(f"{scores[c]:>10.4f}" for c in COLUMNS))
 
 
+def print_significance(ndcg: dict[str, dict[str, float]], records: list[dict]) -> None:
+    """nDCG@10 of each fused configuration against BM25 and dense alone: difference and paired
+    randomization-test p-value (also stored in the records)."""
+    bases = [b for b in ("bm25", "vector") if b in ndcg]
+    if not bases:
+        return
+    print("\nnDCG@10 difference vs single retrievers (paired randomization test, 10,000 trials)")
+    for rec in records:
+        name = rec["config"]
+        if name in bases:
+            continue
+        parts, sig = [], {}
+        for base in bases:
+            diff = sum(ndcg[name].values()) / len(ndcg[name]) - sum(ndcg[base].values()) / len(ndcg[base])
+            p = paired_randomization_p(ndcg[name], ndcg[base])
+            sig[base] = {"ndcg@10_diff": round(diff, 4), "p": round(p, 4)}
+            parts.append(f"vs {base} {diff:+.4f} (p={p:.3f})")
+        rec["significance"] = sig
+        print(f"  {name}: " + ", ".join(parts))
+
+
 def wait_for_pipeline(timeout_s: float, poll_s: float = 120.0):
     """Import ``serving.pipeline.SearchPipeline``, retrying while it does not exist / import yet."""
     deadline = time.monotonic() + timeout_s
@@ -237,12 +258,14 @@ def main(argv: list[str] | None = None) -> int:
     run_id, commit, when = uuid.uuid4().hex[:12], git_commit(), time.strftime("%Y-%m-%dT%H:%M:%S")
     rows: list[tuple[str, dict[str, float]]] = []
     records: list[dict] = []
+    ndcg_by_config: dict[str, dict[str, float]] = {}
     for bc in configs:
         t0 = time.perf_counter()
         run, counters = document_run(pipe, queries, bc.request, path_to_id)
         scores = evaluate(run, qrels, ks=KS)
         elapsed = time.perf_counter() - t0
         rows.append((bc.name, scores))
+        ndcg_by_config[bc.name] = {q: s["ndcg@10"] for q, s in per_query(run, qrels, ks=(10,), metrics=("ndcg",)).items()}
         print(f"{bc.name}: " + ", ".join(f"{k}={v:.4f}" for k, v in scores.items()) + f"  ({elapsed:.0f}s)")
         records.append({
             "bench": "retrieval_quality", "run_id": run_id, "when": when, "commit": commit,
@@ -253,9 +276,10 @@ def main(argv: list[str] | None = None) -> int:
             "document_score": "max over chunks (first occurrence)",
             "metrics": {k: round(v, 4) for k, v in scores.items()},
             "counts": counters, "elapsed_s": round(elapsed, 1), "ingest": ingest_summary, "cpus": os.cpu_count(),
-            "per_query_ndcg@10": {q: round(s["ndcg@10"], 4) for q, s in per_query(run, qrels, ks=(10,), metrics=("ndcg",)).items()},
+            "per_query_ndcg@10": {q: round(v, 4) for q, v in ndcg_by_config[bc.name].items()},
         })
     print_table(rows, len(queries), args.queries)
+    print_significance(ndcg_by_config, records)
     if not args.no_record:
         RESULTS.parent.mkdir(parents=True, exist_ok=True)
         with open(RESULTS, "a") as fh:

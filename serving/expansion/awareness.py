@@ -81,6 +81,14 @@ class _Budget:
         return True
 
 
+def _interleave(*queues: list) -> list:
+    """[a1, a2], [b1] → [a1, b1, a2]."""
+    out = []
+    for i in range(max((len(q) for q in queues), default=0)):
+        out += [q[i] for q in queues if i < len(q)]
+    return out
+
+
 def _chunk_piece(row: dict, reason: dict, score: float, priority: int) -> Piece:
     return Piece(row["doc_id"], row["section_id"], row["ordinal"], row["start"], row["end"], row["text"],
                  row["n_tokens"], [row["chunk_id"]], [reason], score, priority,
@@ -116,18 +124,28 @@ class AwarenessExpander:
 
         add_direct(first_limit)
         if settings.awareness:
-            seeds = self._section_tier(sections, vectors, target_texts, budget, counts, len(direct))
-            self._neighbourhoods(direct, rows, seeds, settings, budget, counts)
+            tier = self._section_tier(sections, vectors, target_texts, budget, len(direct))
+            around_hits = self._neighbourhoods(direct, rows, settings, budget)
+            # the section tier and the hits' neighbourhoods share the room, one unit each in turn
+            for key, piece in _interleave(tier, around_hits):
+                if budget.add(key, piece):
+                    counts["section_tier" if piece.reasons[0]["kind"] == "section_tier" else "neighbour"] += 1
+            seeds = [(key, piece) for key, piece in tier if budget.has(key)]
+            for key, piece in self._seed_neighbourhoods(seeds, settings, budget):
+                if budget.add(key, piece):
+                    counts["neighbour"] += 1
             self._summaries(direct, rows, settings, budget, counts)
         else:
-            self._neighbourhoods(direct, rows, [], settings, budget, counts)
+            for key, piece in self._neighbourhoods(direct, rows, settings, budget):
+                if budget.add(key, piece):
+                    counts["neighbour"] += 1
         add_direct(None)
         passages = pack(list(budget.pieces.values()))
         return ExpansionResult(passages, sum(p.n_tokens for p in passages), budget.dropped, counts)
 
     # -- the section tier: the best chunk of each relevant section outside the hits ------------------
-    def _section_tier(self, sections: list[SectionHit], vectors, target_texts, budget: _Budget, counts,
-                      base_priority: int) -> list[tuple[dict, float]]:
+    def _section_tier(self, sections: list[SectionHit], vectors, target_texts, budget: _Budget,
+                      base_priority: int) -> list[tuple[str, Piece]]:
         covered = {p.section_id for p in budget.pieces.values()}
         wanted = [s for s in sections if s.section_id not in covered]
         if not wanted:
@@ -143,7 +161,7 @@ class AwarenessExpander:
             parent_of = {c["section_id"]: c["parent_id"] for c in children}
             for row in child_rows:
                 by_section.setdefault(parent_of[row["section_id"]], []).append(row)
-        seeds = []
+        units = []
         for i, hit in enumerate(wanted):
             options = by_section.get(hit.section_id)
             if not options:
@@ -155,27 +173,39 @@ class AwarenessExpander:
                 matrix = np.asarray([r["vector"] for r in options], dtype=np.float32)
                 best = options[int(np.argmax(matrix @ vector.astype(np.float32)))]
             reason = {"kind": "section_tier", "of": hit.section_id, "target": hit.target, "score": hit.score}
-            if budget.add(best["chunk_id"], _chunk_piece(best, reason, hit.score, base_priority + i)):
-                counts["section_tier"] += 1
-                seeds.append((best, hit.score))
-        return seeds
+            units.append((best["chunk_id"], _chunk_piece(best, reason, hit.score, base_priority + i)))
+        return units
 
     # -- neighbours / whole sections ------------------------------------------------------------------
-    def _neighbourhoods(self, direct: list[Candidate], rows: dict[str, dict], seeds: list[tuple[dict, float]],
-                        settings: ExpansionSettings, budget: _Budget, counts) -> None:
-        targets = [(rows[c.chunk_id], c.score, rank) for rank, c in enumerate(direct[: settings.expand_hits])]
-        targets += [(row, score, len(direct) + i) for i, (row, score) in enumerate(seeds)]
-        for row, score, priority in targets:
-            if not budget.has(row["chunk_id"]):
-                continue  # only expand what made it into the pack
-            neighbours = self._neighbours(row, settings, budget.total)
-            kind = "section" if settings.mode == "section" else "neighbour"
-            for other in sorted(neighbours, key=lambda r: abs(r["ordinal"] - row["ordinal"])):
-                if other["chunk_id"] == row["chunk_id"]:
-                    continue
+    def _around(self, row: dict, score: float, priority: int, settings: ExpansionSettings,
+                budget: _Budget) -> list[tuple[str, Piece]]:
+        kind = "section" if settings.mode == "section" else "neighbour"
+        units = []
+        for other in sorted(self._neighbours(row, settings, budget.total), key=lambda r: abs(r["ordinal"] - row["ordinal"])):
+            if other["chunk_id"] != row["chunk_id"]:
                 reason = {"kind": kind, "of": row["chunk_id"], "target": None, "score": None}
-                if budget.add(other["chunk_id"], _chunk_piece(other, reason, score, priority)):
-                    counts["neighbour"] += 1
+                units.append((other["chunk_id"], _chunk_piece(other, reason, score, priority)))
+        return units
+
+    def _neighbourhoods(self, direct: list[Candidate], rows: dict[str, dict], settings: ExpansionSettings,
+                        budget: _Budget) -> list[tuple[str, Piece]]:
+        """Neighbourhood units of the top hits that made it into the pack, best hit first."""
+        units = []
+        for rank, c in enumerate(direct[: settings.expand_hits]):
+            if budget.has(c.chunk_id):
+                units += self._around(rows[c.chunk_id], c.score, rank, settings, budget)
+        return units
+
+    def _seed_neighbourhoods(self, seeds: list[tuple[str, Piece]], settings: ExpansionSettings,
+                             budget: _Budget) -> list[tuple[str, Piece]]:
+        if not seeds:
+            return []
+        rows = self.view.chunks_by_id(key for key, _ in seeds)
+        units = []
+        for key, piece in seeds:
+            if key in rows:
+                units += self._around(rows[key], piece.score, piece.priority, settings, budget)
+        return units
 
     def _neighbours(self, row: dict, settings: ExpansionSettings, total: int) -> list[dict]:
         if settings.mode == "section":

@@ -103,3 +103,18 @@ def test_collapse_chunks_to_documents_keeps_best_rank():
     chunk_docs = ["d2", "d1", "d2", "d3", "d1"]
     assert collapse_to_documents(chunk_docs) == ["d2", "d1", "d3"]
     assert collapse_to_documents([]) == []
+
+
+def test_paired_randomization_p():
+    from serving.eval.metrics import paired_randomization_p
+
+    a = {f"q{i}": 1.0 if i % 2 else 0.0 for i in range(40)}
+    assert paired_randomization_p(a, dict(a)) == 1.0
+    better = {q: min(1.0, v + 0.5) for q, v in a.items()}
+    assert paired_randomization_p(better, a) < 0.001
+    # one query differs: no evidence
+    one = dict(a, q0=1.0)
+    assert paired_randomization_p(one, a) > 0.5
+    assert paired_randomization_p(one, a, seed=3) == paired_randomization_p(one, a, seed=3)
+    with pytest.raises(ValueError):
+        paired_randomization_p({"q": 1.0}, {"r": 1.0})
