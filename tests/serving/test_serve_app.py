@@ -86,11 +86,17 @@ def test_navigation(app):
                if d["path"].endswith("errors.rst.txt"))
     detail = requests.get(f"{url}/v1/documents/{doc['doc_id']}", timeout=10).json()
     assert detail["title"] == "Errors and Exceptions"
-    root = detail["sections"][0]
-    child = next(c for c in root["children"] if c["title"] == "Handling Exceptions") if root["children"] else None
-    assert child is not None, [c["title"] for c in root["children"]]
+
+    def walk(nodes, parent=None):
+        for node in nodes:
+            yield node, parent
+            yield from walk(node["children"], node)
+
+    child, parent = next((n, p) for n, p in walk(detail["sections"]) if n["title"] == "Handling Exceptions")
+    assert parent is not None and child["parent_id"] == parent["section_id"]
     section = requests.get(f"{url}/v1/sections/{child['section_id']}", timeout=10).json()
-    assert section["parent"]["section_id"] == root["section_id"]
+    assert section["parent"]["section_id"] == parent["section_id"]
+    assert [a["section_id"] for a in section["ancestors"]][-1] == parent["section_id"]
     assert section["siblings"] and section["chunk_ids"] and "try" in section["text"]
 
 
