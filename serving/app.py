@@ -22,6 +22,12 @@ def build_application(cfg: StrataConfig) -> Application:
     )
 
     s = cfg.serve
+    # Replicas may start in another working directory (or on another node): make paths absolute here.
+    cfg = cfg.model_copy(deep=True)
+    cfg.storage.data_dir = cfg.storage.data_dir.expanduser().resolve()
+    if cfg.storage.bm25_dir is not None:
+        cfg.storage.bm25_dir = cfg.storage.bm25_dir.expanduser().resolve()
+    cfg.models.home = cfg.models.home.expanduser().resolve()
     config = cfg.model_dump(mode="json")
     model_gpus = {"num_gpus": s.gpus_per_model_replica} if s.gpus_per_model_replica else {}
 

@@ -68,8 +68,11 @@ class QueryMetrics:
 
 @lru_cache(maxsize=1)
 def query_metrics() -> QueryMetrics | None:
-    """The query-path metric handles, or None outside Ray (the in-process naive pipeline)."""
+    """The query-path metric handles, or None outside Ray (the in-process naive pipeline).
+
+    ``ray.serve.metrics`` adds ``application``/``deployment``/``replica`` tags inside a Serve replica."""
     import ray
+    from ray.serve.metrics import Counter, Histogram  # noqa: F811 (Serve-tagged variants)
 
     if not ray.is_initialized():
         return None
