@@ -221,6 +221,7 @@ class LanceStore:
                     done[CHUNKS] = self._build_ivf_pq(rows, index)
                 elif unindexed:
                     chunks.to_lance().optimize.optimize_indices()
+                    chunks.checkout_latest()  # the lance dataset committed a new version behind this handle
                     done[CHUNKS] = f"appended {unindexed} rows to the vector index"
         elif self.has_vector_index(CHUNKS):
             done[CHUNKS] = "kept the vector index (table shrank below ivf_min_rows)"
@@ -228,6 +229,7 @@ class LanceStore:
             done[CHUNKS] = f"flat: {rows} rows < ivf_min_rows {index.ivf_min_rows}"
         for name in (DOCUMENTS, SECTIONS, CHUNKS):
             tbl = self.table(name)
+            tbl.checkout_latest()  # never commit from a stale version (a retryable commit conflict)
             scalar_stale = any(ix.num_unindexed_rows for ix in tbl.list_indices() if ix.name != VECTOR_INDEX)
             if scalar_stale:
                 tbl.to_lance().optimize.optimize_indices(index_names=[ix.name for ix in tbl.list_indices()
