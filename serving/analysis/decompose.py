@@ -96,6 +96,8 @@ def decompose(query: str, *, max_targets: int = 4) -> Decomposition:
         match = re.match(pattern, cleaned, flags=re.IGNORECASE)
         if not match:
             continue
+        if pattern == _PAIR_PATTERNS[-1] and (len(match.group("a").split()) > 5 or len(match.group("b").split()) > 5):
+            continue  # "men are more susceptible … compared with women" is one claim, not two targets
         firsts = _split_list(match.group("a"))
         rest = _split_list(match.group("b"))
         head = firsts[0]
