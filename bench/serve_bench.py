@@ -52,7 +52,7 @@ NO_CACHE = {"embedding_cache_size": 0, "result_cache_size": 0}
 
 # -- configuration --------------------------------------------------------------------------------
 def parse_knobs(text: str) -> dict:
-    """``"retriever_replicas=1,max_batch_size=8"`` → ``{"retriever_replicas": 1, "max_batch_size": 8}``."""
+    """``"retriever_replicas=1,embedder.threads=1"`` → ``{"retriever_replicas": 1, "embedder.threads": 1}``."""
     out: dict = {}
     for part in filter(None, (p.strip() for p in text.split(","))):
         key, _, value = part.partition("=")
@@ -74,10 +74,17 @@ def parse_variants(text: str) -> list[tuple[str, dict]]:
     return variants
 
 
-def make_config(data_dir: str, serve_knobs: dict):
+def make_config(data_dir: str, knobs: dict):
+    """The config of both systems: ``knobs`` are ``cfg.serve`` keys, or ``section.key`` for other
+    sections (e.g. ``embedder.threads``); the caches are always off."""
     from cluster.config import load_config
 
-    return load_config(storage={"data_dir": data_dir}, serve={**serve_knobs, **NO_CACHE})
+    overrides: dict[str, dict] = {"storage": {"data_dir": data_dir}, "serve": {}}
+    for key, value in knobs.items():
+        section, _, name = key.rpartition(".")
+        overrides.setdefault(section or "serve", {})[name] = value
+    overrides["serve"].update(NO_CACHE)
+    return load_config(**overrides)
 
 
 # -- the index ------------------------------------------------------------------------------------
@@ -193,6 +200,25 @@ class Server:
             time.sleep(1)
         raise RuntimeError(f"{self.role} server not ready after {timeout}s; see {self.log}")
 
+    def cpu_seconds(self) -> float:
+        """User+system CPU time of the server process and all its descendants (Ray's raylet, GCS,
+        Serve controller, proxy and replicas for the Serve app)."""
+        import psutil
+
+        total = 0.0
+        try:
+            root = psutil.Process(self.proc.pid)
+            procs = [root, *root.children(recursive=True)]
+        except psutil.NoSuchProcess:
+            return 0.0
+        for proc in procs:
+            try:
+                t = proc.cpu_times()
+                total += t.user + t.system
+            except psutil.NoSuchProcess:
+                pass
+        return total
+
     def stop(self) -> None:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
@@ -270,11 +296,16 @@ def measure(name: str, server: Server, queries: list[str], warmup: int, levels: 
     out = {"ready_s": round(ready_s, 1), "levels": []}
     offset = warmup
     for c in levels:
+        cpu0, client0 = server.cpu_seconds(), time.process_time()
         res = asyncio.run(run_level(server.port, queries[offset:offset + per_level], c, body, timeout_s))
+        cpu1, client1 = server.cpu_seconds(), time.process_time()
         offset += per_level
+        res["server_cpu_ms_per_request"] = round((cpu1 - cpu0) * 1000 / max(1, res["ok"]), 1)
+        res["client_cpu_ms_per_request"] = round((client1 - client0) * 1000 / max(1, res["ok"]), 1)
         out["levels"].append(res)
         print(f"[{name}] {c:>3} clients: p50 {res['p50_ms']:8.1f} ms  p99 {res['p99_ms']:8.1f} ms  "
-              f"{res['throughput_rps']:6.2f} req/s  errors {res['errors']}  server {res['server_mean_ms']}", flush=True)
+              f"{res['throughput_rps']:6.2f} req/s  errors {res['errors']}  cpu {res['server_cpu_ms_per_request']} ms/req  "
+              f"server {res['server_mean_ms']}", flush=True)
     return out
 
 
@@ -298,20 +329,20 @@ def print_table(index: dict, naive: dict, variants: dict[str, dict], knobs: dict
     print(f"\nindex {index['data_dir']}: {index['tokens']:,} tokens, {index['chunks']:,} chunks, "
           f"{index['documents']:,} documents")
     head = f"{'system':<22}{'clients':>8}{'p50 ms':>10}{'p99 ms':>10}{'req/s':>9}{'errors':>8}" \
-           f"{'req/s ÷ naive':>15}{'p50 ÷ naive':>13}"
+           f"{'cpu ms/req':>12}{'req/s ÷ naive':>15}{'p50 ÷ naive':>13}"
     print(head)
     print("-" * len(head))
     base = {lv["clients"]: lv for lv in naive["levels"]}
     for lv in naive["levels"]:
         print(f"{'naive (1 process)':<22}{lv['clients']:>8}{lv['p50_ms']:>10.1f}{lv['p99_ms']:>10.1f}"
-              f"{lv['throughput_rps']:>9.2f}{lv['errors']:>8}{'':>15}{'':>13}")
+              f"{lv['throughput_rps']:>9.2f}{lv['errors']:>8}{lv['server_cpu_ms_per_request']:>12.1f}{'':>15}{'':>13}")
     for name, res in variants.items():
         for lv in res["levels"]:
             b = base.get(lv["clients"])
             tr = lv["throughput_rps"] / b["throughput_rps"] if b and b["throughput_rps"] else float("nan")
             pr = lv["p50_ms"] / b["p50_ms"] if b and b["p50_ms"] else float("nan")
             print(f"{'serve/' + name:<22}{lv['clients']:>8}{lv['p50_ms']:>10.1f}{lv['p99_ms']:>10.1f}"
-                  f"{lv['throughput_rps']:>9.2f}{lv['errors']:>8}{tr:>15.2f}{pr:>13.2f}")
+                  f"{lv['throughput_rps']:>9.2f}{lv['errors']:>8}{lv['server_cpu_ms_per_request']:>12.1f}{tr:>15.2f}{pr:>13.2f}")
     for name, k in knobs.items():
         print(f"  serve/{name}: {k or '(defaults)'}")
 
@@ -331,7 +362,7 @@ def main() -> None:
     ap.add_argument("--top-k", type=int, default=10)
     ap.add_argument("--num-cpus", type=int, default=2, help="CPUs of the embedded Ray for the Serve app")
     ap.add_argument("--variants", default="default:",
-                    help="Serve knob sets 'name:key=value,...;name2:...' (cfg.serve keys), each measured")
+                    help="Serve knob sets 'name:key=value,...;name2:...' (cfg.serve keys, or section.key), each measured")
     ap.add_argument("--systems", default="naive,serve", help="which systems to run")
     ap.add_argument("--timeout", type=float, default=120.0, help="per-request client timeout (s)")
     ap.add_argument("--seed", type=int, default=13)

@@ -123,9 +123,9 @@ def test_cli_stats_and_search(sample_index):
     result = runner.invoke(main, [*base, "search", "How do I create a virtual environment with venv?", "--mode", "vector", "-k", "2",
                                   "--json"])
     assert result.exit_code == 0, result.output
-    assert json.loads(result.output)[0]["path"] == "python-tutorial/venv.rst.txt"
+    assert json.loads(result.output)["hits"][0]["path"] == "python-tutorial/venv.rst.txt"
     result = runner.invoke(main, [*base, "search", "   "])
-    assert result.exit_code != 0 and "empty query" in result.output
+    assert result.exit_code != 0 and "query is blank" in result.output
     result = runner.invoke(main, ["--data-dir", str(cfg.storage.data_dir) + "-missing", "search", "x"])
     assert result.exit_code != 0 and "run `strata ingest` first" in result.output
 
