@@ -2,28 +2,37 @@
 clients, the Ray Serve app next to a naive single-process pipeline, measured in the same run.
 
     .venv/bin/python bench/serve_bench.py                              # SciFact bench index, 1,8,32 clients
-    .venv/bin/python bench/serve_bench.py --data-dir DIR --requests 300
-    .venv/bin/python bench/serve_bench.py --variants "default:;r1:retriever_replicas=1;b8:max_batch_size=8,batch_wait_timeout_s=0.002"
+    .venv/bin/python bench/serve_bench.py --data-dir DIR --requests 300 --rounds 2
+    .venv/bin/python bench/serve_bench.py --naive-variants "default:;t1:embedder.threads=1" \
+        --variants "default:;t1:embedder.threads=1;r1:embedder.threads=1,retriever_replicas=1"
 
-Systems (each started as its own subprocess, one at a time, on the same index and config):
+Systems (each started as its own subprocess, one at a time, on the same index):
 
 * **naive** — one process: ``uvicorn`` serving :func:`serving.api.api_router.build_fastapi_app` with
   ``app.state.service = SearchService(cfg, LocalStages(cfg))`` (what :class:`serving.pipeline.SearchPipeline`
   runs). The stages are plain calls that block the event loop, so requests are served one after another.
 * **serve** — the real Ray Serve application (:func:`serving.app.build_application`) on an embedded
-  Ray with ``num_cpus`` (default 2) and its own temp dir, behind Serve's HTTP proxy. ``--variants`` runs
-  several ``cfg.serve`` knob sets, each a fresh Serve start.
+  Ray with ``--num-cpus`` (default 2) and its own temp dir, behind Serve's HTTP proxy.
 
-Fairness: the same distinct queries in the same order go to both systems (SciFact queries for a
+``--variants`` / ``--naive-variants`` name knob sets (``cfg.serve`` keys, or ``section.key`` such as
+``embedder.threads``), each a fresh start; ratios are against the first naive variant (and, with
+several, also against the best naive one per level). ``--rounds N`` measures everything N times,
+alternating the order, and reports medians (other work on the machine drifts over minutes).
+
+Fairness: the same distinct queries in the same order go to every system (SciFact queries for a
 SciFact index, else document and section titles sampled from the index); each level uses its own
 slice, so no query repeats within a system; ``"use_cache": false`` on every request and
-``serve.embedding_cache_size = serve.result_cache_size = 0`` in both configs; same ``mode``
+``serve.embedding_cache_size = serve.result_cache_size = 0`` in every config; same ``mode``
 (default ``auto``) and ``top_k`` (10). Each system gets warm-up requests (other queries) first.
 The load generator (aiohttp, exactly C workers each with one request in flight) runs in this
 process; throughput is successful requests ÷ wall time of the level (including the drain at the end).
+Server CPU time per request (user+system of the server process and all its descendants — for Serve
+the replicas, proxy, controller, raylet, GCS and agents) is reported too: unlike wall time it barely
+moves when other work shares the machine, and ``cores ÷ cpu-per-request`` bounds the throughput.
 
 Figures print as a table; one JSON line per run is appended to ``bench/results/serve.jsonl`` (date,
-git commit, index tokens/chunks, config knobs, figures, Serve÷naive ratios).
+git commit, load average, index tokens/chunks, knobs, per-round and median figures, CPU by
+process, Serve÷naive ratios).
 """
 
 from __future__ import annotations
@@ -172,6 +181,19 @@ def run_serve_server(args: argparse.Namespace) -> None:
             ray.shutdown()
 
 
+def _label(cmd: list[str]) -> str:
+    if not cmd:
+        return "?"
+    head = cmd[0]
+    if head.startswith("ray::"):
+        return head.split(".")[0].replace("ray::ServeReplica:strata:", "replica:")
+    for part in cmd[:3]:
+        base = Path(part).name
+        if base in ("raylet", "gcs_server") or base.endswith(".py") and "python" not in base:
+            return base
+    return Path(head).name
+
+
 class Server:
     """One system under test: a subprocess of this script, stopped (SIGTERM, then SIGKILL) on exit."""
 
@@ -200,24 +222,26 @@ class Server:
             time.sleep(1)
         raise RuntimeError(f"{self.role} server not ready after {timeout}s; see {self.log}")
 
-    def cpu_seconds(self) -> float:
-        """User+system CPU time of the server process and all its descendants (Ray's raylet, GCS,
-        Serve controller, proxy and replicas for the Serve app)."""
+    def cpu_by_process(self) -> dict[str, float]:
+        """User+system CPU seconds of the server process and all its descendants (for the Serve app:
+        Ray's raylet, GCS, agents, Serve controller, proxy and replicas), keyed by a process label."""
         import psutil
 
-        total = 0.0
+        out: dict[str, float] = {}
         try:
             root = psutil.Process(self.proc.pid)
             procs = [root, *root.children(recursive=True)]
         except psutil.NoSuchProcess:
-            return 0.0
+            return out
         for proc in procs:
             try:
                 t = proc.cpu_times()
-                total += t.user + t.system
-            except psutil.NoSuchProcess:
-                pass
-        return total
+                cmd = proc.cmdline()
+            except (psutil.NoSuchProcess, psutil.AccessDenied):
+                continue
+            label = f"{self.role} driver" if proc.pid == root.pid else _label(cmd)
+            out[label] = out.get(label, 0.0) + t.user + t.system
+        return out
 
     def stop(self) -> None:
         if self.proc.poll() is None:
@@ -296,16 +320,19 @@ def measure(name: str, server: Server, queries: list[str], warmup: int, levels: 
     out = {"ready_s": round(ready_s, 1), "levels": []}
     offset = warmup
     for c in levels:
-        cpu0, client0 = server.cpu_seconds(), time.process_time()
+        cpu0, client0 = server.cpu_by_process(), time.process_time()
         res = asyncio.run(run_level(server.port, queries[offset:offset + per_level], c, body, timeout_s))
-        cpu1, client1 = server.cpu_seconds(), time.process_time()
+        cpu1, client1 = server.cpu_by_process(), time.process_time()
         offset += per_level
-        res["server_cpu_ms_per_request"] = round((cpu1 - cpu0) * 1000 / max(1, res["ok"]), 1)
+        per_req = {k: (v - cpu0.get(k, 0.0)) * 1000 / max(1, res["ok"]) for k, v in cpu1.items()}
+        res["server_cpu_ms_per_request"] = round(sum(per_req.values()), 1)
+        res["server_cpu_ms_by_process"] = {k: round(v, 1) for k, v in sorted(per_req.items(), key=lambda kv: -kv[1])
+                                           if v >= 0.5}
         res["client_cpu_ms_per_request"] = round((client1 - client0) * 1000 / max(1, res["ok"]), 1)
         out["levels"].append(res)
         print(f"[{name}] {c:>3} clients: p50 {res['p50_ms']:8.1f} ms  p99 {res['p99_ms']:8.1f} ms  "
               f"{res['throughput_rps']:6.2f} req/s  errors {res['errors']}  cpu {res['server_cpu_ms_per_request']} ms/req  "
-              f"server {res['server_mean_ms']}", flush=True)
+              f"server {res['server_mean_ms']}\n        cpu by process (ms/req): {res['server_cpu_ms_by_process']}", flush=True)
     return out
 
 
@@ -325,26 +352,46 @@ def cpu_load() -> list[float]:
         return []
 
 
-def print_table(index: dict, naive: dict, variants: dict[str, dict], knobs: dict[str, dict]) -> None:
+SERVE_KEYS = ("ingress_replicas", "embedder_replicas", "retriever_replicas", "expander_replicas", "ingress_cpus",
+              "embedder_cpus", "retriever_cpus", "expander_cpus", "max_ongoing_requests", "max_batch_size",
+              "batch_wait_timeout_s", "embedding_cache_size", "result_cache_size")
+
+
+def summarise(runs: list[dict]) -> list[dict]:
+    """Per level, the median over rounds of each figure (a round's figures are kept in ``rounds``)."""
+    out = []
+    for i, first in enumerate(runs[0]["levels"]):
+        per = [r["levels"][i] for r in runs]
+        out.append({"clients": first["clients"], "rounds": len(per),
+                    **{k: round(statistics.median(lv[k] for lv in per), 2) for k in (
+                        "throughput_rps", "p50_ms", "p99_ms", "server_cpu_ms_per_request")},
+                    "errors": sum(lv["errors"] for lv in per)})
+    return out
+
+
+def ratios(levels: list[dict], base: dict[int, dict]) -> dict[str, dict]:
+    return {str(lv["clients"]): {"throughput": round(lv["throughput_rps"] / b["throughput_rps"], 3),
+                                 "p50": round(lv["p50_ms"] / b["p50_ms"], 3), "p99": round(lv["p99_ms"] / b["p99_ms"], 3)}
+            for lv in levels if (b := base.get(lv["clients"])) and b["throughput_rps"]}
+
+
+def print_table(index: dict, results: dict[str, dict], base: dict[int, dict], base_name: str) -> None:
     print(f"\nindex {index['data_dir']}: {index['tokens']:,} tokens, {index['chunks']:,} chunks, "
           f"{index['documents']:,} documents")
-    head = f"{'system':<22}{'clients':>8}{'p50 ms':>10}{'p99 ms':>10}{'req/s':>9}{'errors':>8}" \
+    head = f"{'system':<26}{'clients':>8}{'p50 ms':>10}{'p99 ms':>10}{'req/s':>9}{'errors':>8}" \
            f"{'cpu ms/req':>12}{'req/s ÷ naive':>15}{'p50 ÷ naive':>13}"
     print(head)
     print("-" * len(head))
-    base = {lv["clients"]: lv for lv in naive["levels"]}
-    for lv in naive["levels"]:
-        print(f"{'naive (1 process)':<22}{lv['clients']:>8}{lv['p50_ms']:>10.1f}{lv['p99_ms']:>10.1f}"
-              f"{lv['throughput_rps']:>9.2f}{lv['errors']:>8}{lv['server_cpu_ms_per_request']:>12.1f}{'':>15}{'':>13}")
-    for name, res in variants.items():
-        for lv in res["levels"]:
+    for name, res in results.items():
+        for lv in res["summary"]:
             b = base.get(lv["clients"])
-            tr = lv["throughput_rps"] / b["throughput_rps"] if b and b["throughput_rps"] else float("nan")
-            pr = lv["p50_ms"] / b["p50_ms"] if b and b["p50_ms"] else float("nan")
-            print(f"{'serve/' + name:<22}{lv['clients']:>8}{lv['p50_ms']:>10.1f}{lv['p99_ms']:>10.1f}"
-                  f"{lv['throughput_rps']:>9.2f}{lv['errors']:>8}{lv['server_cpu_ms_per_request']:>12.1f}{tr:>15.2f}{pr:>13.2f}")
-    for name, k in knobs.items():
-        print(f"  serve/{name}: {k or '(defaults)'}")
+            tr = f"{lv['throughput_rps'] / b['throughput_rps']:.2f}" if b and not name.startswith("naive") else ""
+            pr = f"{lv['p50_ms'] / b['p50_ms']:.2f}" if b and not name.startswith("naive") else ""
+            print(f"{name:<26}{lv['clients']:>8}{lv['p50_ms']:>10.1f}{lv['p99_ms']:>10.1f}{lv['throughput_rps']:>9.2f}"
+                  f"{lv['errors']:>8}{lv['server_cpu_ms_per_request']:>12.1f}{tr:>15}{pr:>13}")
+    print(f"ratios against {base_name}")
+    for name, res in results.items():
+        print(f"  {name}: {res['knobs'] or '(defaults)'}")
 
 
 def main() -> None:
@@ -362,7 +409,12 @@ def main() -> None:
     ap.add_argument("--top-k", type=int, default=10)
     ap.add_argument("--num-cpus", type=int, default=2, help="CPUs of the embedded Ray for the Serve app")
     ap.add_argument("--variants", default="default:",
-                    help="Serve knob sets 'name:key=value,...;name2:...' (cfg.serve keys, or section.key), each measured")
+                    help="Serve knob sets 'name:key=value,...;name2:...' (cfg.serve keys, or section.key such as "
+                         "embedder.threads), each a fresh Serve start")
+    ap.add_argument("--naive-variants", default="default:",
+                    help="knob sets of the naive baseline, same syntax; ratios are against the first")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="measure every system this many times, alternating the order; figures are medians")
     ap.add_argument("--systems", default="naive,serve", help="which systems to run")
     ap.add_argument("--timeout", type=float, default=120.0, help="per-request client timeout (s)")
     ap.add_argument("--seed", type=int, default=13)
@@ -373,8 +425,13 @@ def main() -> None:
     if not (Path(data_dir) / "lance" / "documents.lance").exists():
         raise SystemExit(f"no Strata index at {data_dir} (run `strata ingest` or bench/retrieval_quality.py first)")
     levels = [int(c) for c in args.clients.split(",") if c.strip()]
-    systems = {s.strip() for s in args.systems.split(",")}
-    variants = parse_variants(args.variants)
+    wanted = {s.strip() for s in args.systems.split(",")}
+    systems = [("naive", f"naive/{n}", k) for n, k in parse_variants(args.naive_variants) if "naive" in wanted]
+    systems += [("serve", f"serve/{n}", k) for n, k in parse_variants(args.variants) if "serve" in wanted]
+    if not systems:
+        raise SystemExit("nothing to run (--systems)")
+    for _, _, knobs in systems:
+        make_config(data_dir, knobs)  # validates every knob set before anything starts
     stats = index_stats(data_dir)
     print(f"index {data_dir}: {stats['tokens']:,} tokens (sum documents.n_tokens), {stats['chunks']:,} chunks, "
           f"{stats['documents']:,} documents", flush=True)
@@ -389,49 +446,48 @@ def main() -> None:
     logs.mkdir(parents=True, exist_ok=True)
     ray_temp = f"/tmp/ssb{os.getpid()}"  # short: Ray's socket paths have a length limit
 
-    naive, served, knobs_of = None, {}, {}
-    if "naive" in systems:
-        port = args.port + 1 if args.port else free_port()
-        server = Server("naive", data_dir, port, {}, [], logs / "naive.log")
-        try:
-            naive = measure("naive", server, queries, args.warmup, levels, args.requests, body, args.timeout)
-        finally:
-            server.stop()
-    if "serve" in systems:
-        for name, knobs in variants:
-            knobs_of[name] = knobs
-            full = make_config(data_dir, knobs).serve.model_dump()  # validates the knobs before starting Ray
-            port = args.port or free_port()
-            server = Server("serve", data_dir, port, knobs,
-                            ["--num-cpus", str(args.num_cpus), "--ray-temp-dir", ray_temp], logs / f"serve-{name}.log")
+    runs: dict[str, list[dict]] = {name: [] for _, name, _ in systems}
+    for r in range(args.rounds):
+        for role, name, knobs in (systems if r % 2 == 0 else systems[::-1]):
+            if role == "naive":
+                port, extra = (args.port + 1 if args.port else free_port()), []
+            else:
+                port, extra = args.port or free_port(), ["--num-cpus", str(args.num_cpus), "--ray-temp-dir", ray_temp]
+            server = Server(role, data_dir, port, knobs, extra, logs / f"{name.replace('/', '-')}.log")
             try:
-                served[name] = measure(f"serve/{name}", server, queries, args.warmup, levels, args.requests, body,
-                                       args.timeout)
-                served[name]["serve_config"] = {k: full[k] for k in (
-                    "ingress_replicas", "embedder_replicas", "retriever_replicas", "expander_replicas",
-                    "ingress_cpus", "embedder_cpus", "retriever_cpus", "expander_cpus", "max_ongoing_requests",
-                    "max_batch_size", "batch_wait_timeout_s", "embedding_cache_size", "result_cache_size")}
+                res = measure(name + (f" (round {r + 1})" if args.rounds > 1 else ""), server, queries, args.warmup,
+                              levels, args.requests, body, args.timeout)
             finally:
                 server.stop()
+            res["loadavg"] = cpu_load()
+            runs[name].append(res)
 
-    if naive is None and not served:
-        return
-    if naive is not None:
-        print_table(stats, naive, served, knobs_of)
-        base = {lv["clients"]: lv for lv in naive["levels"]}
-        for res in served.values():
-            res["ratio_vs_naive"] = {
-                str(lv["clients"]): {
-                    "throughput": round(lv["throughput_rps"] / base[lv["clients"]]["throughput_rps"], 3),
-                    "p50": round(lv["p50_ms"] / base[lv["clients"]]["p50_ms"], 3),
-                    "p99": round(lv["p99_ms"] / base[lv["clients"]]["p99_ms"], 3)}
-                for lv in res["levels"] if base.get(lv["clients"], {}).get("throughput_rps")}
+    results = {}
+    for role, name, knobs in systems:
+        results[name] = {"role": role, "knobs": knobs, "summary": summarise(runs[name]), "runs": runs[name]}
+        if role == "serve":
+            full = make_config(data_dir, knobs)
+            results[name]["serve_config"] = {k: getattr(full.serve, k) for k in SERVE_KEYS}
+            results[name]["embedder_threads"] = full.embedder.threads
+    naive_names = [name for role, name, _ in systems if role == "naive"]
+    base_name = naive_names[0] if naive_names else None
+    if base_name:
+        base = {lv["clients"]: lv for lv in results[base_name]["summary"]}
+        best = {c: max((lv for n in naive_names for lv in results[n]["summary"] if lv["clients"] == c),
+                       key=lambda lv: lv["throughput_rps"]) for c in levels}
+        for name, res in results.items():
+            if res["role"] == "serve":
+                res["ratio_vs_naive"] = ratios(res["summary"], base)
+                if len(naive_names) > 1:
+                    res["ratio_vs_best_naive"] = ratios(res["summary"], best)
+        print_table(stats, results, base, base_name)
     if args.no_record:
         return
     record = {"bench": "serve_search", "when": time.strftime("%Y-%m-%dT%H:%M:%S"), "git_commit": git_commit(),
-              "cpus": os.cpu_count(), "ray_num_cpus": args.num_cpus, "loadavg_at_start": load_start, "loadavg_at_end": cpu_load(),
-              "index": stats, "queries": {"origin": origin, "warmup": args.warmup, "per_level": args.requests},
-              "request": body, "clients": levels, "naive": naive, "serve": served,
+              "cpus": os.cpu_count(), "ray_num_cpus": args.num_cpus, "loadavg_at_start": load_start,
+              "loadavg_at_end": cpu_load(), "index": stats,
+              "queries": {"origin": origin, "warmup": args.warmup, "per_level": args.requests},
+              "request": body, "clients": levels, "rounds": args.rounds, "baseline": base_name, "systems": results,
               "goal": "serve throughput > naive at 8+ clients"}
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     with open(RESULTS, "a") as fh:

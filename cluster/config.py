@@ -191,6 +191,9 @@ class ServeConfig(BaseModel):
     reranker_cpus: float = Field(0.25, gt=0)
     expander_cpus: float = Field(0.1, gt=0)
     gpus_per_model_replica: float = Field(0.0, ge=0, description="GPUs for the embedder/reranker replicas")
+    embedder_threads: int | None = Field(
+        1, ge=1, description="onnxruntime threads per QueryEmbedder replica (None: embedder.threads); one thread "
+                             "leaves the other core to the retrievers and measured fastest on 2 cores")
     max_ongoing_requests: int = Field(64, ge=1)
     max_batch_size: int = Field(32, ge=1, description="Serve batching of query embeddings / rerank pairs")
     batch_wait_timeout_s: float = Field(0.005, ge=0)

@@ -21,8 +21,9 @@ class QueryEncoder:
         self.cache = LruCache(cache_size)
 
     @classmethod
-    def load(cls, cfg: StrataConfig) -> "QueryEncoder":
-        embedder = Embedder.load(resolve_embedder(cfg.models), cfg.embedder)
+    def load(cls, cfg: StrataConfig, *, threads: int | None = None) -> "QueryEncoder":
+        settings = cfg.embedder.model_copy(update={"threads": threads}) if threads else cfg.embedder
+        embedder = Embedder.load(resolve_embedder(cfg.models), settings)
         return cls(embedder, cfg.serve.embedding_cache_size)
 
     def encode(self, texts: list[str]) -> list[np.ndarray]:

@@ -17,7 +17,7 @@ from serving.embedding import QueryEncoder
 class QueryEmbedder:
     def __init__(self, config: dict) -> None:
         cfg = StrataConfig.model_validate(config)
-        self.encoder = QueryEncoder.load(cfg)
+        self.encoder = QueryEncoder.load(cfg, threads=cfg.serve.embedder_threads)
         self._batched.set_max_batch_size(cfg.serve.max_batch_size)
         self._batched.set_batch_wait_timeout_s(cfg.serve.batch_wait_timeout_s)
 
