@@ -3,8 +3,8 @@ clients, the Ray Serve app next to a naive single-process pipeline, measured in 
 
     .venv/bin/python bench/serve_bench.py                              # SciFact bench index, 1,8,32 clients
     .venv/bin/python bench/serve_bench.py --data-dir DIR --requests 300 --rounds 2
-    .venv/bin/python bench/serve_bench.py --naive-variants "default:;t1:embedder.threads=1" \
-        --variants "default:;t1:embedder.threads=1;r1:embedder.threads=1,retriever_replicas=1"
+    .venv/bin/python bench/serve_bench.py --rounds 2 --naive-variants "default:;t1:embedder.threads=1" \
+        --variants "default:;t2:embedder_threads=2;nolog:logging.enable_access_log=false"
 
 Systems (each started as its own subprocess, one at a time, on the same index):
 
@@ -42,6 +42,7 @@ import asyncio
 import json
 import os
 import random
+import shutil
 import signal
 import socket
 import statistics
@@ -85,11 +86,14 @@ def parse_variants(text: str) -> list[tuple[str, dict]]:
 
 def make_config(data_dir: str, knobs: dict):
     """The config of both systems: ``knobs`` are ``cfg.serve`` keys, or ``section.key`` for other
-    sections (e.g. ``embedder.threads``); the caches are always off."""
+    sections (e.g. ``embedder.threads``); ``logging.*`` keys go to Serve's ``LoggingConfig`` (e.g.
+    ``logging.enable_access_log=false``; the shipped deploy/serve config logs access); the caches are always off."""
     from cluster.config import load_config
 
     overrides: dict[str, dict] = {"storage": {"data_dir": data_dir}, "serve": {}}
     for key, value in knobs.items():
+        if key.startswith("logging."):
+            continue  # Serve's LoggingConfig (serve.run), not a Strata setting
         section, _, name = key.rpartition(".")
         overrides.setdefault(section or "serve", {})[name] = value
     overrides["serve"].update(NO_CACHE)
@@ -159,7 +163,9 @@ def run_serve_server(args: argparse.Namespace) -> None:
     from serving.app import build_application
 
     os.environ.pop("RAY_ADDRESS", None)
-    cfg = make_config(args.data_dir, parse_knobs(args.knobs))
+    knobs = parse_knobs(args.knobs)
+    cfg = make_config(args.data_dir, knobs)
+    logging_config = {k.removeprefix("logging."): v for k, v in knobs.items() if k.startswith("logging.")} or None
     ray.init(num_cpus=args.num_cpus, include_dashboard=False, log_to_driver=False, _temp_dir=args.ray_temp_dir)
     stop = {"now": False}
 
@@ -170,7 +176,7 @@ def run_serve_server(args: argparse.Namespace) -> None:
     signal.signal(signal.SIGINT, _stop)
     try:
         serve.start(http_options={"host": "127.0.0.1", "port": args.port})
-        serve.run(build_application(cfg), name="strata", route_prefix="/")
+        serve.run(build_application(cfg), name="strata", route_prefix="/", logging_config=logging_config)
         print("serve app up", flush=True)
         while not stop["now"]:
             time.sleep(0.2)
@@ -353,8 +359,8 @@ def cpu_load() -> list[float]:
 
 
 SERVE_KEYS = ("ingress_replicas", "embedder_replicas", "retriever_replicas", "expander_replicas", "ingress_cpus",
-              "embedder_cpus", "retriever_cpus", "expander_cpus", "max_ongoing_requests", "max_batch_size",
-              "batch_wait_timeout_s", "embedding_cache_size", "result_cache_size")
+              "embedder_cpus", "retriever_cpus", "expander_cpus", "embedder_threads", "max_ongoing_requests",
+              "max_batch_size", "batch_wait_timeout_s", "embedding_cache_size", "result_cache_size")
 
 
 def summarise(runs: list[dict]) -> list[dict]:
@@ -447,28 +453,35 @@ def main() -> None:
     ray_temp = f"/tmp/ssb{os.getpid()}"  # short: Ray's socket paths have a length limit
 
     runs: dict[str, list[dict]] = {name: [] for _, name, _ in systems}
-    for r in range(args.rounds):
-        for role, name, knobs in (systems if r % 2 == 0 else systems[::-1]):
-            if role == "naive":
-                port, extra = (args.port + 1 if args.port else free_port()), []
-            else:
-                port, extra = args.port or free_port(), ["--num-cpus", str(args.num_cpus), "--ray-temp-dir", ray_temp]
-            server = Server(role, data_dir, port, knobs, extra, logs / f"{name.replace('/', '-')}.log")
-            try:
-                res = measure(name + (f" (round {r + 1})" if args.rounds > 1 else ""), server, queries, args.warmup,
-                              levels, args.requests, body, args.timeout)
-            finally:
-                server.stop()
-            res["loadavg"] = cpu_load()
-            runs[name].append(res)
+    try:
+        for r in range(args.rounds):
+            for role, name, knobs in (systems if r % 2 == 0 else systems[::-1]):
+                if role == "naive":
+                    port, extra = (args.port + 1 if args.port else free_port()), []
+                else:
+                    port = args.port or free_port()
+                    extra = ["--num-cpus", str(args.num_cpus), "--ray-temp-dir", ray_temp]
+                server = Server(role, data_dir, port, knobs, extra, logs / f"{name.replace('/', '-')}.log")
+                try:
+                    res = measure(name + (f" (round {r + 1})" if args.rounds > 1 else ""), server, queries,
+                                  args.warmup, levels, args.requests, body, args.timeout)
+                finally:
+                    server.stop()
+                res["loadavg"] = cpu_load()
+                runs[name].append(res)
+    finally:
+        shutil.rmtree(ray_temp, ignore_errors=True)  # the Ray sessions' files; servers' output stays in `logs`
 
     results = {}
     for role, name, knobs in systems:
         results[name] = {"role": role, "knobs": knobs, "summary": summarise(runs[name]), "runs": runs[name]}
         if role == "serve":
             full = make_config(data_dir, knobs)
-            results[name]["serve_config"] = {k: getattr(full.serve, k) for k in SERVE_KEYS}
-            results[name]["embedder_threads"] = full.embedder.threads
+            results[name]["serve_config"] = {k: getattr(full.serve, k) for k in SERVE_KEYS if hasattr(full.serve, k)}
+            threads = getattr(full.serve, "embedder_threads", None) or full.embedder.threads
+        else:
+            threads = make_config(data_dir, knobs).embedder.threads
+        results[name]["onnx_threads"] = threads or os.cpu_count()
     naive_names = [name for role, name, _ in systems if role == "naive"]
     base_name = naive_names[0] if naive_names else None
     if base_name:
@@ -481,6 +494,11 @@ def main() -> None:
                 if len(naive_names) > 1:
                     res["ratio_vs_best_naive"] = ratios(res["summary"], best)
         print_table(stats, results, base, base_name)
+        if len(naive_names) > 1:
+            for name, res in results.items():
+                if res["role"] == "serve":
+                    print(f"  {name} ÷ best naive per level (req/s, p50): " + ", ".join(
+                        f"{c} clients {v['throughput']:.2f}, {v['p50']:.2f}" for c, v in res["ratio_vs_best_naive"].items()))
     if args.no_record:
         return
     record = {"bench": "serve_search", "when": time.strftime("%Y-%m-%dT%H:%M:%S"), "git_commit": git_commit(),
