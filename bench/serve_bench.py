@@ -205,6 +205,7 @@ class Server:
 
     def __init__(self, role: str, data_dir: str, port: int, knobs: dict, extra: list[str], log: Path) -> None:
         self.role, self.port, self.log = role, port, log
+        self.ready_s = 0.0
         cmd = [sys.executable, str(Path(__file__).resolve()), f"_{role}", "--data-dir", data_dir, "--port", str(port),
                "--knobs", ",".join(f"{k}={json.dumps(v)}" for k, v in knobs.items()), *extra]
         env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
@@ -258,6 +259,24 @@ class Server:
                 os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait()
         self.fh.close()
+
+
+def start(role: str, data_dir: str, port: int, knobs: dict, extra: list[str], log: Path, timeout: float,
+          attempts: int = 3) -> Server:
+    """Start a server and wait until ``/readyz`` answers; retried, because Ray's node start can time
+    out when the machine is busy ("The current node timed out during startup")."""
+    for attempt in range(1, attempts + 1):
+        server = Server(role, data_dir, port, knobs, extra, log)
+        try:
+            server.ready_s = server.wait_ready(timeout)
+            return server
+        except RuntimeError as exc:
+            server.stop()
+            if attempt == attempts:
+                raise
+            print(f"[{role}] start failed ({exc}); retrying ({attempt}/{attempts - 1})", flush=True)
+            time.sleep(10)
+    raise AssertionError("unreachable")
 
 
 def free_port() -> int:
@@ -320,7 +339,7 @@ async def run_level(port: int, queries: list[str], concurrency: int, body: dict,
 
 def measure(name: str, server: Server, queries: list[str], warmup: int, levels: list[int], per_level: int,
             body: dict, timeout_s: float) -> dict:
-    ready_s = server.wait_ready(timeout_s * 10)
+    ready_s = server.ready_s
     print(f"[{name}] ready after {ready_s:.0f}s; warm-up {warmup} requests", flush=True)
     asyncio.run(run_level(server.port, queries[:warmup], min(4, max(1, warmup)), body, timeout_s))
     out = {"ready_s": round(ready_s, 1), "levels": []}
@@ -337,8 +356,9 @@ def measure(name: str, server: Server, queries: list[str], warmup: int, levels: 
         res["client_cpu_ms_per_request"] = round((client1 - client0) * 1000 / max(1, res["ok"]), 1)
         out["levels"].append(res)
         print(f"[{name}] {c:>3} clients: p50 {res['p50_ms']:8.1f} ms  p99 {res['p99_ms']:8.1f} ms  "
-              f"{res['throughput_rps']:6.2f} req/s  errors {res['errors']}  cpu {res['server_cpu_ms_per_request']} ms/req  "
-              f"server {res['server_mean_ms']}\n        cpu by process (ms/req): {res['server_cpu_ms_by_process']}", flush=True)
+              f"{res['throughput_rps']:6.2f} req/s  errors {res['errors']}  "
+              f"cpu {res['server_cpu_ms_per_request']} ms/req  server {res['server_mean_ms']}\n"
+              f"        cpu by process (ms/req): {res['server_cpu_ms_by_process']}", flush=True)
     return out
 
 
@@ -377,7 +397,8 @@ def summarise(runs: list[dict]) -> list[dict]:
 
 def ratios(levels: list[dict], base: dict[int, dict]) -> dict[str, dict]:
     return {str(lv["clients"]): {"throughput": round(lv["throughput_rps"] / b["throughput_rps"], 3),
-                                 "p50": round(lv["p50_ms"] / b["p50_ms"], 3), "p99": round(lv["p99_ms"] / b["p99_ms"], 3)}
+                                 "p50": round(lv["p50_ms"] / b["p50_ms"], 3),
+                                 "p99": round(lv["p99_ms"] / b["p99_ms"], 3)}
             for lv in levels if (b := base.get(lv["clients"])) and b["throughput_rps"]}
 
 
@@ -461,7 +482,8 @@ def main() -> None:
                 else:
                     port = args.port or free_port()
                     extra = ["--num-cpus", str(args.num_cpus), "--ray-temp-dir", ray_temp]
-                server = Server(role, data_dir, port, knobs, extra, logs / f"{name.replace('/', '-')}.log")
+                server = start(role, data_dir, port, knobs, extra, logs / f"{name.replace('/', '-')}.log",
+                               args.timeout * 10)
                 try:
                     res = measure(name + (f" (round {r + 1})" if args.rounds > 1 else ""), server, queries,
                                   args.warmup, levels, args.requests, body, args.timeout)
@@ -497,8 +519,9 @@ def main() -> None:
         if len(naive_names) > 1:
             for name, res in results.items():
                 if res["role"] == "serve":
+                    best_ratios = res["ratio_vs_best_naive"].items()
                     print(f"  {name} ÷ best naive per level (req/s, p50): " + ", ".join(
-                        f"{c} clients {v['throughput']:.2f}, {v['p50']:.2f}" for c, v in res["ratio_vs_best_naive"].items()))
+                        f"{c} clients {v['throughput']:.2f}, {v['p50']:.2f}" for c, v in best_ratios))
     if args.no_record:
         return
     record = {"bench": "serve_search", "when": time.strftime("%Y-%m-%dT%H:%M:%S"), "git_commit": git_commit(),
