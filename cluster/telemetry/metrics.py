@@ -88,3 +88,43 @@ def query_metrics() -> QueryMetrics | None:
         index_version_changes=Counter("strata_index_version_changes_total",
                                       "New index versions picked up by a serving replica"),
     )
+
+
+@dataclass(frozen=True)
+class AnswerMetrics:
+    """``/v1/answer``: tokens, time to first token, verification outcomes, retries, refusals."""
+
+    tokens: Counter
+    ttft_seconds: Histogram
+    answer_seconds: Histogram
+    verifications: Counter
+    retries: Counter
+    requests: Counter
+
+
+TTFT_BOUNDARIES_S = [0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60]
+
+
+@lru_cache(maxsize=1)
+def answer_metrics() -> AnswerMetrics | None:
+    """The answer-path metric handles, or None outside Ray (in-process ``strata ask``).
+
+    Refusal rate = ``strata_answer_requests_total{outcome="refused"}`` ÷ all requests."""
+    import ray
+    from ray.serve.metrics import Counter, Histogram  # noqa: F811 (Serve-tagged variants)
+
+    if not ray.is_initialized():
+        return None
+    return AnswerMetrics(
+        tokens=Counter("strata_answer_tokens_total", "LLM tokens by model, role (writer/verifier/analysis) and "
+                       "direction (in = prompt, out = completion)", tag_keys=("model", "role", "direction")),
+        ttft_seconds=Histogram("strata_answer_ttft_seconds", "Time from the request to the answer's first token",
+                               boundaries=TTFT_BOUNDARIES_S),
+        answer_seconds=Histogram("strata_answer_seconds", "Whole /v1/answer latency by outcome",
+                                 boundaries=TTFT_BOUNDARIES_S + [120, 300], tag_keys=("outcome",)),
+        verifications=Counter("strata_answer_verifications_total",
+                              "Verification results of written answers (pass / fail / blank)", tag_keys=("result",)),
+        retries=Counter("strata_answer_retries_total", "Writer retries with a widened context", tag_keys=("expansion",)),
+        requests=Counter("strata_answer_requests_total", "Answer requests by outcome (answered / refused / error / "
+                         "overloaded)", tag_keys=("outcome",)),
+    )

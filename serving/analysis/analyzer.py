@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from cluster.config import StrataConfig
 from serving.analysis.decompose import SectionRef, decompose
@@ -17,6 +18,9 @@ from serving.analysis.identifiers import find_identifiers
 from serving.analysis.router import decide_route
 from serving.analysis.variants import rephrasings
 from serving.api.protocol import ContextRequest, SearchRequest
+
+if TYPE_CHECKING:
+    from serving.analysis.llm import LLMHints
 
 
 @dataclass(frozen=True)
@@ -62,8 +66,11 @@ class QueryPlan:
         return list(dict.fromkeys(v.text for t in self.targets for v in t.variants))
 
 
-def analyse_query(request: SearchRequest, cfg: StrataConfig) -> QueryPlan:
-    """Analyse ``request`` with the rule-based analyser (``retrieval.*`` settings as defaults)."""
+def analyse_query(request: SearchRequest, cfg: StrataConfig, hints: "LLMHints | None" = None) -> QueryPlan:
+    """Analyse ``request`` with the rule-based analyser (``retrieval.*`` settings as defaults).
+
+    ``hints`` (from :func:`serving.analysis.llm.analyse_with_llm`) add the LLM's rephrasings,
+    keywords and HyDE passage as variants of the first target, and its route unless a mode is forced."""
     settings = cfg.retrieval
     query = request.query.strip()
     identifiers = find_identifiers(query)
@@ -72,6 +79,11 @@ def analyse_query(request: SearchRequest, cfg: StrataConfig) -> QueryPlan:
     decision = decide_route(query, identifiers=identifiers, n_targets=len(decomposition.targets),
                             n_section_refs=len(decomposition.section_refs), forced=forced)
     route = decision.route
+    reasons = list(decision.reasons)
+    if hints is not None and hints.route and not forced and hints.route != route:
+        reasons.append(f"LLM analysis ({hints.intent}, {hints.complexity}) recommends {hints.route!r} "
+                       f"over the rules' {route!r}")
+        route = hints.route
     awareness = route == "hybrid+awareness"
     if isinstance(request, ContextRequest):  # a context pack expands by default unless lexical/forced
         awareness = request.awareness if request.awareness is not None else route in ("hybrid", "hybrid+awareness")
@@ -87,8 +99,12 @@ def analyse_query(request: SearchRequest, cfg: StrataConfig) -> QueryPlan:
         targets.append(TargetPlan(text, variants))
     if decomposition.multi_target and multi_query:  # the whole question still counts, once
         targets[0].variants.append(Variant(query, "query", settings.variant_weight))
+    if hints is not None:
+        seen = {v.text for t in targets for v in t.variants}
+        targets[0].variants += [Variant(text, kind, settings.variant_weight)
+                                for text, kind in hints.variant_texts() if text not in seen]
     return QueryPlan(
-        query=query, route=route, reasons=decision.reasons, targets=targets, identifiers=identifiers,
+        query=query, route=route, reasons=reasons, targets=targets, identifiers=identifiers,
         section_refs=decomposition.section_refs,
         use_bm25=route != "vector", use_dense=route != "bm25",
         fusion=request.fusion or settings.fusion, bm25_weight=bm25_weight, rrf_k=settings.rrf_k,

@@ -8,15 +8,16 @@
 from __future__ import annotations
 
 import asyncio
+import json
 
 from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, StreamingResponse
 
 from cluster.telemetry.metrics import query_metrics
 from serving.api.protocol import (
-    ContextRequest, ContextResponse, DocumentDetail, DocumentList, ErrorResponse, LimitError, SearchRequest,
-    SearchResponse, SectionDetail,
+    AnswerRequest, AnswerResponse, ContextRequest, ContextResponse, DocumentDetail, DocumentList, ErrorResponse,
+    LimitError, OverloadedError, SearchRequest, SearchResponse, SectionDetail, check_answer_limits,
 )
 from serving.api.serving import NotFound, SearchService
 from serving.retrieval.filters import UnknownFilterTarget
@@ -25,6 +26,7 @@ from serving.stages import IndexNotReady
 router = APIRouter()
 ERRORS = {400: {"model": ErrorResponse}, 404: {"model": ErrorResponse}, 422: {"model": ErrorResponse},
           503: {"model": ErrorResponse}, 504: {"model": ErrorResponse}}
+ANSWER_ERRORS = {**ERRORS, 429: {"model": ErrorResponse, "description": "too many answers in flight (Retry-After)"}}
 
 
 def _service(request: Request) -> SearchService:
@@ -48,6 +50,38 @@ async def search(body: SearchRequest, request: Request) -> SearchResponse:
 async def context(body: ContextRequest, request: Request) -> ContextResponse:
     """An expanded, deduplicated, budgeted context pack (passages say why they are there)."""
     return await _timed(request, _service(request).context(body))
+
+
+def _answers(request: Request):
+    answers = getattr(request.app.state, "answers", None)
+    if answers is None:
+        raise LimitError("answers are disabled on this deployment (answer.enabled=false)")
+    return answers
+
+
+def _sse(kind: str, data: dict) -> str:
+    return f"event: {kind}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
+
+
+@router.post("/v1/answer", response_model=AnswerResponse, responses=ANSWER_ERRORS, tags=["answer"])
+async def answer(body: AnswerRequest, request: Request):
+    """A cited, verified answer from the corpus, or a refusal when the corpus does not support one.
+
+    With ``"stream": true`` the reply is ``text/event-stream``: ``token`` events (``{"text"}``, the
+    answer as it is written; a ``retry`` event means the text so far was discarded and a widened
+    attempt follows), then one ``final`` event (the whole :class:`AnswerResponse`) or ``error``."""
+    answers = _answers(request)
+    if not body.stream:
+        return await answers.answer(body)
+    check_answer_limits(body, answers.cfg)
+    answers.acquire()
+
+    async def events():
+        async for kind, data in answers.events(body, acquired=True):
+            yield _sse(kind, data)
+
+    return StreamingResponse(events(), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
 @router.get("/v1/documents", response_model=DocumentList, responses=ERRORS, tags=["navigate"])
@@ -77,8 +111,11 @@ async def healthz() -> dict[str, str]:
 
 @router.get("/readyz", responses={503: {"model": ErrorResponse}}, tags=["ops"])
 async def readyz(request: Request) -> dict[str, str]:
-    """Readiness: the index is open and every stage (embedder, retriever, reranker, expander) answers."""
-    return {"status": "ready", **(await asyncio.wait_for(_service(request).ready(), timeout=10))}
+    """Readiness: the index is open and every stage (embedder, retriever, reranker, expander, LLM) answers."""
+    stages = await asyncio.wait_for(_service(request).ready(), timeout=10)
+    answers = getattr(request.app.state, "answers", None)
+    stages["llm"] = await asyncio.wait_for(answers.llm.ready(), timeout=10) if answers is not None else "off"
+    return {"status": "ready", **stages}
 
 
 def _error(status: int, message: str, detail: object | None = None) -> JSONResponse:
@@ -111,6 +148,12 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(UnknownFilterTarget, handler(404))
     app.add_exception_handler(IndexNotReady, handler(503, "not ready: "))
 
+    @app.exception_handler(OverloadedError)
+    async def _overloaded(_: Request, exc: OverloadedError) -> JSONResponse:
+        response = _error(429, str(exc))
+        response.headers["Retry-After"] = str(exc.retry_after_s)
+        return response
+
     @app.exception_handler(asyncio.TimeoutError)
     async def _timeout(_: Request, exc: Exception) -> JSONResponse:
         return _error(504, "the request took longer than serve.request_timeout_s")
@@ -121,6 +164,8 @@ def install_error_handlers(app: FastAPI) -> None:
         for kind, status in ((LimitError, 422), (NotFound, 404), (UnknownFilterTarget, 404), (IndexNotReady, 503)):
             if isinstance(cause, kind):
                 return _error(status, str(cause))
+        if isinstance(cause, OverloadedError):
+            return await _overloaded(_, cause)
         return _error(500, f"internal error: {type(cause).__name__}: {cause}")
 
 
@@ -128,7 +173,7 @@ def build_fastapi_app() -> FastAPI:
     """The FastAPI app with every route and error handler (the service is attached later)."""
     app = FastAPI(title="Strata query API", version="1", description=(
         "Hybrid retrieval (BM25 + dense, fused), optional cross-encoder rerank and hierarchical awareness "
-        "expansion over a Strata index."))
+        "expansion over a Strata index; cited, verified answers from vLLM writer and verifier models."))
     app.include_router(router)
     install_error_handlers(app)
     return app

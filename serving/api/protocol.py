@@ -223,6 +223,125 @@ class SectionDetail(BaseModel):
     chunk_ids: list[str]
 
 
+
+# -- /v1/answer --------------------------------------------------------------------------------------
+class AnswerRequest(BaseModel):
+    """``POST /v1/answer``: a question answered from the corpus with checked citations, or refused."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    question: str = Field(..., min_length=1, description="the question")
+    top_k: int | None = Field(None, ge=1, description="direct hits seeding the context (default: answer.top_k)")
+    budget_tokens: int | None = Field(None, ge=64, description="context budget of the first attempt")
+    max_retries: int | None = Field(None, ge=0, le=5, description="override answer.max_retries")
+    filters: Filters = Field(default_factory=Filters)
+    llm_analysis: bool | None = Field(None, description="override answer.llm_analysis")
+    stream: bool = Field(False, description="Server-Sent Events: token events, then a final event")
+    use_cache: bool = True
+
+    @field_validator("question")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("question is blank")
+        return value
+
+
+class Citation(BaseModel):
+    """A passage the answer cites as ``[n]``."""
+
+    n: int
+    passage_id: str
+    chunk_id: str = Field(description="the first chunk of the passage")
+    document_id: str
+    path: str
+    title: str
+    section_id: str
+    section_path: list[str] = Field(description="section titles, root → leaf")
+    start: int = Field(description="character offsets of the passage in the document")
+    end: int
+    snippet: str = Field(description="the passage text (first 1000 characters)")
+
+
+class SentenceCheck(BaseModel):
+    text: str
+    cited: list[int]
+    lexical: float = Field(description="share of the sentence's content words found in its cited passages")
+    semantic: float = Field(description="best embedding similarity to a window of its cited passages")
+    support: float
+    supported: bool
+
+
+class LLMJudgment(BaseModel):
+    supported: bool | None = None
+    reason: str = ""
+    mode: Literal["off", "advisory", "required"] = "off"
+
+
+class Verification(BaseModel):
+    """The verifier's verdict: deterministic checks plus the verifier LLM's judgment."""
+
+    verdict: Literal["pass", "fail", "blank", "refused"]
+    reasons: list[str] = Field(default_factory=list, description="why it failed (empty when it passed)")
+    citations_valid: bool = True
+    invalid_citations: list[int] = Field(default_factory=list)
+    citation_coverage: float = Field(0.0, description="share of answer sentences carrying a citation")
+    supported_share: float = Field(0.0, description="share of answer sentences supported by their citations")
+    mean_support: float = 0.0
+    value_supported: bool | None = Field(None, description="the short answer value appears in a cited passage")
+    length_ok: bool = True
+    llm: LLMJudgment = Field(default_factory=LLMJudgment)
+    sentences: list[SentenceCheck] = Field(default_factory=list)
+
+
+class AttemptInfo(BaseModel):
+    attempt: int
+    expansion: str = Field(description="route default, or the widened expansion mode")
+    budget_tokens: int
+    passages: int
+    trimmed: int = Field(0, description="passages dropped to fit the prompt budget")
+    prompt_tokens: int = 0
+    verdict: str
+    reasons: list[str] = Field(default_factory=list)
+
+
+class AnalysisInfo(BaseModel):
+    source: Literal["llm", "rules"]
+    intent: str | None = None
+    complexity: str | None = None
+    rephrasings: list[str] = Field(default_factory=list)
+    hyde: bool = False
+    route: str | None = Field(None, description="the LLM's route recommendation (used unless forced)")
+    note: str | None = Field(None, description="why the rule-based analyser was used")
+
+
+class AnswerResponse(BaseModel):
+    question: str
+    index_version: str
+    answer: str = Field(description="the answer with [n] citation markers; empty when refused")
+    answer_value: str | None = Field(None, description="the short answer (a name, number, flag, phrase)")
+    explanation: str | None = None
+    refused: bool
+    refusal_reason: str | None = None
+    citations: list[Citation] = Field(default_factory=list)
+    verification: Verification
+    attempts: list[AttemptInfo] = Field(default_factory=list)
+    route: RouteInfo | None = None
+    analysis: AnalysisInfo
+    models: dict[str, str] = Field(default_factory=dict, description="role → model")
+    usage: dict[str, int] = Field(default_factory=dict, description="prompt_tokens, completion_tokens")
+    timings_ms: dict[str, float] = Field(default_factory=dict)
+    cached: bool = False
+
+
+class OverloadedError(RuntimeError):
+    """Too many answers in flight (HTTP 429 with Retry-After)."""
+
+    def __init__(self, message: str, retry_after_s: int) -> None:
+        super().__init__(message)
+        self.retry_after_s = retry_after_s
+
+
 class ErrorResponse(BaseModel):
     error: str
     detail: object | None = None
@@ -251,3 +370,19 @@ def check_limits(request: SearchRequest, cfg: StrataConfig) -> None:
     if isinstance(request, ContextRequest) and request.budget_tokens is not None \
             and request.budget_tokens > 200_000:
         raise LimitError("budget_tokens is limited to 200000")
+
+
+def check_answer_limits(request: AnswerRequest, cfg: StrataConfig) -> None:
+    """Raise :class:`LimitError` for an answer request over a configured limit."""
+    if len(request.question) > cfg.retrieval.max_query_chars:
+        raise LimitError(f"question is {len(request.question)} characters; the limit is {cfg.retrieval.max_query_chars}")
+    if request.top_k is not None and request.top_k > cfg.retrieval.max_top_k:
+        raise LimitError(f"top_k is {request.top_k}; the limit is {cfg.retrieval.max_top_k}")
+    if request.budget_tokens is not None and request.budget_tokens > 50_000:
+        raise LimitError("budget_tokens is limited to 50000 for answers")
+    for name in ("doc_ids", "sources"):
+        values = getattr(request.filters, name)
+        if values and len(values) > cfg.retrieval.max_filter_values:
+            raise LimitError(f"filters.{name} has {len(values)} values; the limit is {cfg.retrieval.max_filter_values}")
+    if not cfg.answer.enabled:
+        raise LimitError("answers are disabled (answer.enabled=false)")

@@ -55,13 +55,21 @@ class ServeStages:
 @serve.ingress()
 class StrataIngress:
     def __init__(self, config: dict, embedder: DeploymentHandle, retriever: DeploymentHandle,
-                 expander: DeploymentHandle, reranker: DeploymentHandle | None = None) -> None:
+                 expander: DeploymentHandle, reranker: DeploymentHandle | None = None,
+                 writer: DeploymentHandle | None = None, verifier: DeploymentHandle | None = None) -> None:
         cfg = StrataConfig.model_validate(config)
         index = IndexHandle(cfg)
         self.service = SearchService(cfg, ServeStages(embedder, retriever, expander, reranker, index), index)
+        self.answers = None
+        if writer is not None:
+            from serving.answer.service import AnswerService
+            from serving.deployments.llm import ServeLLM
+
+            self.answers = AnswerService(cfg, self.service, ServeLLM(cfg, writer, verifier))
 
     def __serve_build_asgi_app__(self):
         """Called by Serve on the replica after ``__init__``: the FastAPI app bound to this service."""
         app = build_fastapi_app()
         app.state.service = self.service
+        app.state.answers = self.answers
         return app

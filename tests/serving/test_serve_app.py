@@ -3,44 +3,13 @@
 from __future__ import annotations
 
 import re
-import shutil
 import time
 import urllib.request
 
 import pytest
 import requests
 
-from support import METRICS_PORT, make_config
-
-SERVE_PORT = 18123
-
-
-@pytest.fixture(scope="module")
-def app(sample_index, tmp_path_factory):
-    """The query app over a private copy of the sample index (the freshness test writes to it)."""
-    from ray import serve
-
-    from serving.app import build_application
-
-    sample_cfg, _ = sample_index
-    data_dir = tmp_path_factory.mktemp("serve-index")
-    shutil.copytree(sample_cfg.storage.data_dir, data_dir, dirs_exist_ok=True)
-    cfg = make_config(data_dir, index={"ivf_min_rows": 256},
-                      serve={"port": SERVE_PORT, "refresh_interval_s": 0.5, "retriever_replicas": 1})
-    serve.start(http_options={"host": "127.0.0.1", "port": SERVE_PORT})
-    serve.run(build_application(cfg), name="strata", route_prefix="/")
-    url = f"http://127.0.0.1:{SERVE_PORT}"
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        try:
-            if requests.get(f"{url}/readyz", timeout=10).status_code == 200:
-                break
-        except requests.RequestException:
-            pass
-        time.sleep(1)
-    yield url, cfg
-    serve.delete("strata")
-    serve.shutdown()
+from support import METRICS_PORT
 
 
 def post(url: str, path: str, body: dict) -> requests.Response:

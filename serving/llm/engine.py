@@ -1,0 +1,143 @@
+"""One vLLM engine (``AsyncLLM``) with chat templating, JSON-schema structured output and streaming.
+
+The same class runs inside the Serve deployment (:class:`serving.deployments.llm.LLMDeployment`)
+and in-process (``strata ask``, evaluation). vLLM starts its engine core in a child process
+(multiprocessing *spawn*): scripts that create an engine need an ``if __name__ == "__main__"`` guard.
+
+>>> # engine = VLLMEngine.start(cfg.answer.writer, cfg.models.home)
+>>> # async for event in engine.stream([{"role": "user", "content": "Hi"}], max_tokens=16): ...
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cluster.config import LLMConfig
+from cluster.models.llm import resolve_llm
+
+
+class PromptTooLong(ValueError):
+    """The prompt does not fit the model's context window (the caller trims context and retries)."""
+
+
+@dataclass
+class GenerationEvent:
+    """A streamed piece of a generation: ``delta`` text; the last event has ``done`` and the usage."""
+
+    delta: str
+    done: bool = False
+    text: str = ""
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    ttft_s: float | None = None
+    finish_reason: str | None = None
+
+
+def _has_cuda() -> bool:
+    try:
+        import torch
+
+        return bool(torch.cuda.is_available())
+    except Exception:  # noqa: BLE001 - torch missing or broken: CPU
+        return False
+
+
+def engine_args(llm: LLMConfig, models_home: Path) -> dict[str, Any]:
+    """vLLM ``AsyncEngineArgs`` keyword arguments for ``llm`` (CPU defaults when no GPU is visible)."""
+    cuda = _has_cuda()
+    utilization = llm.gpu_memory_utilization or (0.9 if cuda else 0.15)
+    return dict(
+        model=str(resolve_llm(llm, models_home)), served_model_name=llm.model,
+        dtype=llm.dtype if (cuda or llm.dtype != "auto") else "bfloat16",
+        max_model_len=llm.max_model_len, max_num_seqs=llm.max_num_seqs,
+        tensor_parallel_size=llm.tensor_parallel_size, gpu_memory_utilization=utilization,
+        enforce_eager=llm.enforce_eager if llm.enforce_eager is not None else not cuda,
+        disable_log_stats=True, enable_prefix_caching=True,
+    )
+
+
+class VLLMEngine:
+    """A started vLLM engine for one model."""
+
+    def __init__(self, engine: Any, llm: LLMConfig) -> None:
+        self.engine = engine
+        self.llm = llm
+        self.tokenizer = engine.tokenizer if getattr(engine, "tokenizer", None) is not None else None
+        self.max_model_len = llm.max_model_len
+
+    @classmethod
+    def start(cls, llm: LLMConfig, models_home: Path) -> "VLLMEngine":
+        """Load the model and start the engine (tens of seconds on CPU)."""
+        from vllm.engine.arg_utils import AsyncEngineArgs
+        from vllm.v1.engine.async_llm import AsyncLLM
+
+        engine = AsyncLLM.from_engine_args(AsyncEngineArgs(**engine_args(llm, models_home)))
+        out = cls(engine, llm)
+        if out.tokenizer is None:
+            from transformers import AutoTokenizer
+
+            out.tokenizer = AutoTokenizer.from_pretrained(str(resolve_llm(llm, models_home)))
+        return out
+
+    def prompt(self, messages: list[dict[str, str]]) -> str:
+        """The chat-templated prompt text for ``messages``."""
+        return self.tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
+
+    def count_tokens(self, messages: list[dict[str, str]]) -> int:
+        """Prompt tokens of ``messages`` (chat template included)."""
+        return len(self.tokenizer.encode(self.prompt(messages), add_special_tokens=False))
+
+    async def stream(self, messages: list[dict[str, str]], *, max_tokens: int, temperature: float = 0.0,
+                     schema: dict | None = None) -> AsyncIterator[GenerationEvent]:
+        """Generate, yielding text deltas; with ``schema`` the output is constrained to that JSON schema."""
+        from vllm import SamplingParams
+        from vllm.sampling_params import RequestOutputKind, StructuredOutputsParams
+
+        prompt = self.prompt(messages)
+        n_prompt = len(self.tokenizer.encode(prompt, add_special_tokens=False))
+        if n_prompt + 1 > self.max_model_len:
+            raise PromptTooLong(f"prompt of {n_prompt} tokens does not fit max_model_len {self.max_model_len}")
+        max_tokens = max(1, min(max_tokens, self.max_model_len - n_prompt))
+        params = SamplingParams(max_tokens=max_tokens, temperature=temperature,
+                                output_kind=RequestOutputKind.DELTA,
+                                structured_outputs=StructuredOutputsParams(json=schema) if schema else None)
+        t0 = time.perf_counter()
+        ttft = None
+        parts: list[str] = []
+        completion = 0
+        finish = None
+        prompt_tokens = n_prompt
+        try:
+            async for out in self.engine.generate(prompt, params, request_id=uuid.uuid4().hex):
+                piece = out.outputs[0]
+                if ttft is None:
+                    ttft = time.perf_counter() - t0
+                if out.prompt_token_ids is not None:
+                    prompt_tokens = len(out.prompt_token_ids)
+                completion += len(piece.token_ids)
+                finish = piece.finish_reason or finish
+                if piece.text:
+                    parts.append(piece.text)
+                    yield GenerationEvent(delta=piece.text)
+        except ValueError as exc:  # vLLM's own length check (e.g. a different tokenizer count)
+            if "longer than the maximum model length" in str(exc) or "max_model_len" in str(exc):
+                raise PromptTooLong(str(exc)) from exc
+            raise
+        yield GenerationEvent(delta="", done=True, text="".join(parts), prompt_tokens=prompt_tokens,
+                              completion_tokens=completion, ttft_s=ttft, finish_reason=finish)
+
+    async def complete(self, messages: list[dict[str, str]], **kwargs) -> GenerationEvent:
+        """The whole generation at once (the final :class:`GenerationEvent`)."""
+        last = None
+        async for event in self.stream(messages, **kwargs):
+            last = event
+        assert last is not None and last.done
+        return last
+
+    def shutdown(self) -> None:
+        self.engine.shutdown()
