@@ -97,6 +97,7 @@ def make_config(data_dir: str, knobs: dict):
         section, _, name = key.rpartition(".")
         overrides.setdefault(section or "serve", {})[name] = value
     overrides["serve"].update(NO_CACHE)
+    overrides.setdefault("answer", {}).setdefault("enabled", False)  # search only: no vLLM writer (answer_bench.py)
     return load_config(**overrides)
 
 

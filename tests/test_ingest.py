@@ -142,3 +142,6 @@ def test_cli_demo_runs_the_main_job(tmp_path, ray_session, installed_models):
     assert result.exit_code == 0, result.output
     assert "installed all-minilm-l6-v2" in result.output and "1 new" in result.output
     assert "1. [" in result.output and "notes.md" in result.output
+    # the answer step ran on the real vLLM engine: an answer citing notes.md, or an explained refusal
+    assert "== answer" in result.output and "verification: " in result.output
+    assert "refused:" in result.output or "notes.md" in result.output.split("== answer", 1)[1]

@@ -102,7 +102,7 @@ def analyse_query(request: SearchRequest, cfg: StrataConfig, hints: "LLMHints | 
     if hints is not None:
         seen = {v.text for t in targets for v in t.variants}
         targets[0].variants += [Variant(text, kind, settings.variant_weight)
-                                for text, kind in hints.variant_texts() if text not in seen]
+                                for text, kind in hints.variant_texts(query) if text not in seen]
     return QueryPlan(
         query=query, route=route, reasons=reasons, targets=targets, identifiers=identifiers,
         section_refs=decomposition.section_refs,

@@ -2,18 +2,28 @@
 a HyDE passage and a route recommendation. :func:`serving.analysis.analyzer.analyse_query` merges
 the hints into the rule-based plan; if the call fails or times out, the rule-based path stands alone.
 
->>> LLMHints(intent="factual", complexity="simple", rephrasings=["a"], keywords=["b"],
-...          hypothetical_passage="c", route="hybrid").variant_texts()
-[('a', 'llm-rephrasing'), ('b', 'llm-keywords'), ('c', 'llm-hyde')]
+>>> hints = LLMHints(intent="factual", complexity="simple", rephrasings=["epoll edge mode", "focos"],
+...                  keywords=["EPOLLET"], hypothetical_passage="", route="hybrid")
+>>> hints.variant_texts("Which epoll flag gives edge-triggered mode?")
+[('epoll edge mode', 'llm-rephrasing'), ('EPOLLET', 'llm-keywords')]
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 from dataclasses import dataclass, field
 
 from serving.answer.forms import AnalysisForm, parse_form, schema_of
 from serving.answer.prompts import analysis_messages
+
+
+_WORD = re.compile(r"[a-z0-9_]{3,}")
+_COMMON = frozenset("the and for with what which how does that this from are can why when where who".split())
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in _WORD.findall(text.lower()) if w not in _COMMON}
 
 
 @dataclass
@@ -26,13 +36,19 @@ class LLMHints:
     route: str | None = None
     usage: dict[str, int] = field(default_factory=dict)
 
-    def variant_texts(self) -> list[tuple[str, str]]:
-        """(text, kind) of the extra searches the hints ask for."""
+    def variant_texts(self, question: str | None = None) -> list[tuple[str, str]]:
+        """(text, kind) of the extra searches the hints ask for; with ``question``, rephrasings and the
+        HyDE passage must share a content word with it, and keywords count only when something else
+        did (a small model's off-topic output is not searched)."""
         out = [(r.strip(), "llm-rephrasing") for r in self.rephrasings if r.strip()]
         if self.keywords:
             out.append((" ".join(k.strip() for k in self.keywords if k.strip()), "llm-keywords"))
         if self.hypothetical_passage.strip():
             out.append((self.hypothetical_passage.strip(), "llm-hyde"))
+        if question is not None:  # keywords stay when the rest of the analysis is on topic
+            anchor = _words(question)
+            on_topic = [(t, k) for t, k in out if k != "llm-keywords" and _words(t) & anchor]
+            out = [(t, k) for t, k in out if (t, k) in on_topic or (k == "llm-keywords" and on_topic)]
         return [(t, k) for t, k in out if t]
 
 

@@ -21,7 +21,9 @@ WRITER_SYSTEM = (
     "Write 1 to 3 short sentences and end every sentence with the number of the passage that supports it, "
     "like [2]. Copy names, numbers and flags exactly as the passage writes them. "
     "If the passages do not contain the answer, set is_blank to true and leave answer and answer_value empty. "
-    "Reply with JSON only."
+    "Reply with JSON only, for example: "
+    '{"answer":"Use the --force option to overwrite existing files [2].","answer_value":"--force",'
+    '"cited_ids":[2],"explanation":"Passage 2 describes --force.","is_blank":false}'
 )
 
 JUDGE_SYSTEM = (

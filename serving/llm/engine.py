@@ -94,7 +94,8 @@ class VLLMEngine:
 
     async def stream(self, messages: list[dict[str, str]], *, max_tokens: int, temperature: float = 0.0,
                      schema: dict | None = None) -> AsyncIterator[GenerationEvent]:
-        """Generate, yielding text deltas; with ``schema`` the output is constrained to that JSON schema."""
+        """Generate, yielding text deltas; with ``schema`` the output is constrained to that JSON schema
+        (compact: no free whitespace between tokens, which small models otherwise fill with newlines)."""
         from vllm import SamplingParams
         from vllm.sampling_params import RequestOutputKind, StructuredOutputsParams
 
@@ -105,7 +106,8 @@ class VLLMEngine:
         max_tokens = max(1, min(max_tokens, self.max_model_len - n_prompt))
         params = SamplingParams(max_tokens=max_tokens, temperature=temperature,
                                 output_kind=RequestOutputKind.DELTA,
-                                structured_outputs=StructuredOutputsParams(json=schema) if schema else None)
+                                structured_outputs=StructuredOutputsParams(json=schema, disable_any_whitespace=True)
+                                if schema else None)
         t0 = time.perf_counter()
         ttft = None
         parts: list[str] = []
