@@ -49,6 +49,8 @@ def _has_cuda() -> bool:
 
 def engine_args(llm: LLMConfig, models_home: Path) -> dict[str, Any]:
     """vLLM ``AsyncEngineArgs`` keyword arguments for ``llm`` (CPU defaults when no GPU is visible)."""
+    from vllm.config import StructuredOutputsConfig
+
     cuda = _has_cuda()
     utilization = llm.gpu_memory_utilization or (0.9 if cuda else 0.15)
     return dict(
@@ -58,6 +60,8 @@ def engine_args(llm: LLMConfig, models_home: Path) -> dict[str, Any]:
         tensor_parallel_size=llm.tensor_parallel_size, gpu_memory_utilization=utilization,
         enforce_eager=llm.enforce_eager if llm.enforce_eager is not None else not cuda,
         disable_log_stats=True, enable_prefix_caching=True,
+        # compact JSON: small models otherwise fill the free whitespace of a JSON grammar with newlines
+        structured_outputs_config=StructuredOutputsConfig(backend="xgrammar", disable_any_whitespace=True),
     )
 
 
@@ -94,8 +98,7 @@ class VLLMEngine:
 
     async def stream(self, messages: list[dict[str, str]], *, max_tokens: int, temperature: float = 0.0,
                      schema: dict | None = None) -> AsyncIterator[GenerationEvent]:
-        """Generate, yielding text deltas; with ``schema`` the output is constrained to that JSON schema
-        (compact: no free whitespace between tokens, which small models otherwise fill with newlines)."""
+        """Generate, yielding text deltas; with ``schema`` the output is constrained to that JSON schema."""
         from vllm import SamplingParams
         from vllm.sampling_params import RequestOutputKind, StructuredOutputsParams
 
@@ -106,8 +109,7 @@ class VLLMEngine:
         max_tokens = max(1, min(max_tokens, self.max_model_len - n_prompt))
         params = SamplingParams(max_tokens=max_tokens, temperature=temperature,
                                 output_kind=RequestOutputKind.DELTA,
-                                structured_outputs=StructuredOutputsParams(json=schema, disable_any_whitespace=True)
-                                if schema else None)
+                                structured_outputs=StructuredOutputsParams(json=schema) if schema else None)
         t0 = time.perf_counter()
         ttft = None
         parts: list[str] = []

@@ -36,8 +36,9 @@ def embed(installed_models):
 
 
 def verify(embed, **form):
+    """Checks of a crafted writer form (``model_construct``: also shapes the writer's grammar forbids)."""
     defaults = dict(answer_value="", cited_ids=[], explanation="", is_blank=False)
-    return asyncio.run(check_answer(WriterForm(**{**defaults, **form}), PASSAGES, embed, AnswerConfig()))
+    return asyncio.run(check_answer(WriterForm.model_construct(**{**defaults, **form}), PASSAGES, embed, AnswerConfig()))
 
 
 def test_supported_answer_passes(embed):
@@ -95,7 +96,12 @@ def test_streamed_answer_field_and_form_parsing():
     raw = '{"answer": "Use \\u00e9 and \\"EPOLLET\\" [1].", "answer_value": "EPOLLET", "cited_ids": [1], ' \
           '"explanation": "", "is_blank": false}'
     assert "".join(stream.feed(raw[i:i + 3]) for i in range(0, len(raw), 3)) == 'Use é and "EPOLLET" [1].'
-    assert parse_form(WriterForm, raw).cited_ids == [1]
+    with pytest.raises(FormError, match="does not match"):  # the grammar's pattern: no quotes, cite each sentence
+        parse_form(WriterForm, raw)
+    ok = '{"answer":"Use EPOLLET [1]. It is edge-triggered [1].","answer_value":"EPOLLET","cited_ids":[1],' \
+         '"explanation":"","is_blank":false}'
+    assert parse_form(WriterForm, ok).cited_ids == [1]
+    assert parse_form(WriterForm, ok.replace("[1]. It", ". It")).answer.endswith("[1].") is True
     with pytest.raises(FormError, match="not valid JSON"):
         parse_form(WriterForm, '{"answer": "trunc')
 
