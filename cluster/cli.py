@@ -6,6 +6,7 @@
     strata context "question"        # an expanded, budgeted context pack
     strata serve                     # the Ray Serve query app (HTTP :8000, /docs)
     strata delete --path python-tutorial/errors.rst.txt
+    strata eval retrieval ../shared/data/scifact --split train   # nDCG/recall/MRR per configuration
     strata maintain | strata stats | strata config | strata demo
 """
 
@@ -279,6 +280,70 @@ def stats(ctx: click.Context) -> None:
     out["embedder"] = manifest.fingerprint if manifest else None
     out["vector_index"] = store.has_vector_index(CHUNKS)
     click.echo(json.dumps(out, indent=2))
+
+
+@main.group("eval")
+def eval_group() -> None:
+    """Evaluate Strata on judged data (each subcommand's logic lives in serving/eval)."""
+
+
+def _csv(kind: type):
+    """A click callback parsing ``a,b,c`` into a tuple of ``kind`` (empty string → empty tuple)."""
+    def parse(_ctx, param, value):
+        if value is None:
+            return None
+        try:
+            return tuple(kind(v.strip()) for v in value.split(",") if v.strip())
+        except ValueError as exc:
+            raise click.BadParameter(f"{value!r}: {exc}", param=param) from exc
+    return parse
+
+
+@eval_group.command("retrieval")
+@click.argument("beir_dir", type=click.Path(exists=True, file_okay=False))
+@click.option("--split", default=None, help="qrels/<split>.tsv (default: the only one, else test)")
+@click.option("--queries-file", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="evaluate only these query ids (one a line, # comments), e.g. bench/data/scifact-heldout.txt")
+@click.option("--max-queries", type=click.IntRange(1), default=None, help="the first N selected queries")
+@click.option("--configs", default=None, callback=_csv(str),
+              help="comma-separated (default bm25,dense,hybrid-rrf,hybrid-linear,rerank,awareness,default)")
+@click.option("--top-k-sweep", default="10,20,50,100", show_default=True, callback=_csv(int),
+              help="top_k (= candidates) values swept per configuration; '' for none")
+@click.option("--sweep-configs", default=None, callback=_csv(str),
+              help="configurations the top_k sweep runs (default: all)")
+@click.option("--bm25-weights", default="", callback=_csv(float), help="BM25 shares swept for the hybrid configurations")
+@click.option("--budget", "context_budget", type=click.IntRange(16, 200_000), default=None,
+              help="token budget of the awareness (/v1/context) configuration (default: awareness.budget_tokens)")
+@click.option("--source", default=None, help="source label of the ingested corpus (default: BEIR_DIR's name)")
+@click.option("--corpus-dir", type=click.Path(file_okay=False), default=None,
+              help="where the corpus is written as Markdown (default: <data_dir>/beir/<source>/corpus)")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="report directory (default: <data_dir>/eval/<source>-<split>)")
+@click.option("--ingest/--no-ingest", default=True, show_default=True, help="ingest the corpus first (idempotent)")
+@click.pass_context
+def eval_retrieval(ctx: click.Context, beir_dir: str, split: str | None, queries_file: str | None,
+                   max_queries: int | None, configs: tuple[str, ...] | None, top_k_sweep: tuple[int, ...],
+                   sweep_configs: tuple[str, ...] | None, bm25_weights: tuple[float, ...],
+                   context_budget: int | None, source: str | None, corpus_dir: str | None, out_dir: str | None,
+                   ingest: bool) -> None:
+    """nDCG@10, recall@10/100, MRR@10 of each configuration on a BEIR directory (corpus.jsonl,
+    queries.jsonl, qrels/*.tsv), through the serving code path; writes report.json/.md/.png."""
+    from cluster.models.manifest import EmbedderMismatchError
+    from serving.eval.retrieval_job import RetrievalJob, run_retrieval_job
+    from serving.stages import IndexNotReady
+
+    cfg = _config(ctx)
+    cfg.ingest.progress = False
+    job = RetrievalJob(Path(beir_dir), split=split, queries_file=Path(queries_file) if queries_file else None,
+                       max_queries=max_queries, configs=configs or None, top_k_sweep=top_k_sweep,
+                       sweep_configs=sweep_configs or None,
+                       bm25_weights=bm25_weights, out_dir=Path(out_dir) if out_dir else None, ingest=ingest,
+                       source=source, corpus_dir=Path(corpus_dir) if corpus_dir else None, context_budget=context_budget)
+    try:
+        _, paths = run_retrieval_job(cfg, job, progress=click.echo)
+    except (EmbedderMismatchError, FileNotFoundError, IndexNotReady, ValueError, RuntimeError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo("report: " + ", ".join(str(p) for p in paths.values()))
 
 
 @main.command()

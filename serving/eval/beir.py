@@ -31,8 +31,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["BeirDataset", "CorpusDoc", "load_beir", "load_corpus", "load_qrels", "load_queries",
-           "read_id_list", "safe_file_stem", "split_queries", "write_corpus_files", "write_id_list"]
+__all__ = ["BeirDataset", "CorpusDoc", "corpus_file_name", "corpus_paths", "load_beir", "load_corpus", "load_qrels",
+           "load_queries", "read_id_list", "safe_file_stem", "split_queries", "write_corpus_files", "write_id_list"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +148,30 @@ def markdown_for(doc: CorpusDoc) -> str:
     return f"# {title}\n\n{text}\n" if title else f"{text}\n"
 
 
+def corpus_file_name(doc_id: str) -> str:
+    """The file (relative path) :func:`write_corpus_files` writes a corpus document to.
+
+    >>> corpus_file_name("4983"), corpus_file_name("a/b c")
+    ('4983.md', 'a_b_c-9f597a63.md')
+    """
+    return f"{safe_file_stem(doc_id)}.md"
+
+
+def corpus_paths(doc_ids: Iterable[str]) -> dict[str, str]:
+    """``{relative path: corpus id}`` of :func:`write_corpus_files` without writing anything.
+
+    >>> corpus_paths(["d1", "d2"])
+    {'d1.md': 'd1', 'd2.md': 'd2'}
+    """
+    mapping: dict[str, str] = {}
+    for doc_id in doc_ids:
+        rel = corpus_file_name(doc_id)
+        if rel in mapping:
+            raise ValueError(f"corpus ids {mapping[rel]!r} and {doc_id!r} map to the same file {rel}")
+        mapping[rel] = doc_id
+    return mapping
+
+
 def write_corpus_files(corpus: Mapping[str, CorpusDoc], out_dir: str | Path) -> dict[str, str]:
     """Write each document to ``<out_dir>/<safe id>.md``; return ``{relative path: corpus id}``.
 
@@ -156,12 +180,9 @@ def write_corpus_files(corpus: Mapping[str, CorpusDoc], out_dir: str | Path) -> 
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    mapping: dict[str, str] = {}
-    for doc_id, doc in corpus.items():
-        rel = f"{safe_file_stem(doc_id)}.md"
-        if rel in mapping:
-            raise ValueError(f"corpus ids {mapping[rel]!r} and {doc_id!r} map to the same file {rel}")
-        mapping[rel] = doc_id
+    mapping = corpus_paths(corpus)
+    for rel, doc_id in mapping.items():
+        doc = corpus[doc_id]
         target = out / rel
         content = markdown_for(doc).encode("utf-8")
         try:
