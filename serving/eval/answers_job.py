@@ -51,6 +51,11 @@ class HttpAnswerClient:
         self.client.close()
 
 
+def _writer_settings(cfg: StrataConfig) -> dict[str, Any] | None:
+    writer = getattr(getattr(cfg, "answer", None), "writer", None)
+    return writer.model_dump(mode="json") if writer is not None else None
+
+
 def _line(result: QuestionResult, position: int, total: int) -> str:
     if result.error:
         outcome = f"error: {result.error}"
@@ -92,7 +97,7 @@ def run_answer_eval(cfg: StrataConfig, qa_path: Path, *, out_dir: Path | None = 
         report = evaluate_answers(examples, answer, on_result=lambda r: say(_line(r, next(counter), len(examples))),
                                   meta={"qa_file": str(qa_path), "started": started, "max_questions": max_questions,
                                         "data_dir": str(cfg.storage.data_dir), "url": url,
-                                        "writer": cfg.answer.writer.model_dump(mode="json")})
+                                        "writer": _writer_settings(cfg)})
     finally:
         if owned and hasattr(pipeline, "close"):
             pipeline.close()
