@@ -7,6 +7,7 @@
     strata serve                     # the Ray Serve query app (HTTP :8000, /docs)
     strata delete --path python-tutorial/errors.rst.txt
     strata eval retrieval ../shared/data/scifact --split train   # nDCG/recall/MRR per configuration
+    strata eval answers bench/data/answers-dev.jsonl              # EM/F1/citations/refusals of LLM answers
     strata maintain | strata stats | strata config | strata demo
 """
 
@@ -343,6 +344,40 @@ def eval_retrieval(ctx: click.Context, beir_dir: str, split: str | None, queries
         _, paths = run_retrieval_job(cfg, job, progress=click.echo)
     except (EmbedderMismatchError, FileNotFoundError, IndexNotReady, ValueError, RuntimeError) as exc:
         raise click.ClickException(str(exc)) from exc
+    click.echo("report: " + ", ".join(str(p) for p in paths.values()))
+
+
+@eval_group.command("answers")
+@click.argument("qa_file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="report directory (default: <data_dir>/eval/answers-<QA file name>)")
+@click.option("--max-questions", type=click.IntRange(1), default=None, help="only the first N questions")
+@click.option("--url", default=None, help="evaluate a running Strata Serve app (e.g. http://127.0.0.1:8000) "
+              "instead of an in-process answer pipeline")
+@click.pass_context
+def eval_answers(ctx: click.Context, qa_file: str, out_dir: str | None, max_questions: int | None,
+                 url: str | None) -> None:
+    """Answer a JSONL QA set with the LLM answer pipeline and score it: exact match, token F1, contains,
+    citation precision, refusal accuracy, latency (format: serving/eval/qa_format.py); writes
+    answers-report.json/.md."""
+    from cluster.models.manifest import EmbedderMismatchError
+    from serving.eval.answers_job import run_answer_eval
+    from serving.eval.qa_format import QAFormatError
+    from serving.stages import IndexNotReady
+
+    try:
+        report, paths = run_answer_eval(_config(ctx), Path(qa_file), out_dir=Path(out_dir) if out_dir else None,
+                                        max_questions=max_questions, progress=click.echo, url=url)
+    except ImportError as exc:
+        raise click.ClickException(f"the LLM answer pipeline is not available: {exc}") from exc
+    except (QAFormatError, EmbedderMismatchError, FileNotFoundError, IndexNotReady, RuntimeError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    m = report.metrics
+    fmt = lambda v: "—" if v is None else f"{v:.3f}"  # noqa: E731
+    click.echo(f"exact match {fmt(m['exact_match'])}, token F1 {fmt(m['token_f1'])}, contains {fmt(m['contains'])}, "
+               f"answer rate {fmt(m['answer_rate'])}, refusal accuracy {fmt(m['refusal_accuracy'])}, "
+               f"citation precision {fmt(m['citation_precision'])}, latency p50 {fmt(m['latency_ms_p50'])} ms "
+               f"p95 {fmt(m['latency_ms_p95'])} ms")
     click.echo("report: " + ", ".join(str(p) for p in paths.values()))
 
 
