@@ -7,17 +7,18 @@
 from __future__ import annotations
 
 import json
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field, StringConstraints, ValidationError
 
 Intent = Literal["factual", "procedural", "definition", "comparison", "troubleshooting", "overview", "other"]
 Complexity = Literal["simple", "multi_part", "broad"]
 Route = Literal["lexical", "hybrid", "hybrid+awareness"]
 
 
-# Empty (no answer), or sentences each closed by a citation marker: the grammar makes a small model cite.
-ANSWER_PATTERN = r'^$|^[^\[\]"\\]+\[[1-9][0-9]?\]([^\[\]"\\]+\[[1-9][0-9]?\])*\.?$'
+# Empty (no answer), or sentences each closed by a citation marker: the grammar makes even a small model
+# cite. (Length bounds such as {2,240} make xgrammar 0.32's compiler fail, so max_answer_tokens bounds it.)
+ANSWER_PATTERN = r'^(|[^\[\]"\\]+\[[1-9][0-9]?\]([^\[\]"\\]+\[[1-9][0-9]?\])*\.?)$'
 
 
 class WriterForm(BaseModel):
@@ -42,8 +43,10 @@ class AnalysisForm(BaseModel):
 
     intent: Intent
     complexity: Complexity
-    rephrasings: list[str] = Field(max_length=2, description="other ways to ask the same question")
-    keywords: list[str] = Field(max_length=6, description="expansions: terms a relevant passage would contain")
+    rephrasings: list[Annotated[str, StringConstraints(max_length=160)]] = Field(
+        max_length=2, description="other ways to ask the same question")
+    keywords: list[Annotated[str, StringConstraints(max_length=40)]] = Field(
+        max_length=6, description="expansions: terms a relevant passage would contain")
     hypothetical_passage: str = Field(max_length=400, description="a short passage that would answer the question")
     route: Route
 

@@ -41,7 +41,7 @@ from serving.api.protocol import (
 from serving.api.serving import SearchService
 from serving.cache import LruCache
 from serving.llm.client import LLMClient
-from serving.llm.engine import PromptTooLong
+from serving.llm.engine import GenerationEvent, PromptTooLong
 
 Emit = Callable[[str, dict], Awaitable[None]]
 REFUSAL = "The indexed documents do not contain enough information to answer this question."
@@ -182,14 +182,15 @@ class AnswerService:
                 passages, trimmed, messages, prompt_tokens = await self._fit(request.question, context.passages)
                 s = time.perf_counter()
                 try:
-                    form, event = await self._write(messages, emit, t0, record_ttft=not ttft_recorded)
+                    event = await self._write(messages, emit, t0, record_ttft=not ttft_recorded)
                     ttft_recorded = ttft_recorded or event.ttft_s is not None
                     count("writer", event.prompt_tokens, event.completion_tokens)
+                    form = parse_form(WriterForm, event.text)
                 except FormError as exc:
-                    form, event = None, None
+                    form = None
                     verification = Verification(verdict="fail", reasons=[f"writer output is not a valid answer form: {exc}"])
                 except PromptTooLong as exc:
-                    form, event = None, None
+                    form = None
                     verification = Verification(verdict="fail", reasons=[f"prompt too long even after trimming: {exc}"])
                 timings["write"] = timings.get("write", 0.0) + (time.perf_counter() - s) * 1000
                 if form is not None:
@@ -251,8 +252,8 @@ class AnswerService:
             drop = min(range(len(kept)), key=lambda i: kept[i].score)
             kept.pop(drop)
 
-    async def _write(self, messages: list[dict], emit: Emit | None, t0: float,
-                     record_ttft: bool) -> tuple[WriterForm, object]:
+    async def _write(self, messages: list[dict], emit: Emit | None, t0: float, record_ttft: bool) -> GenerationEvent:
+        """Run the writer, streaming the ``answer`` field's text to ``emit``; the final event."""
         field = JsonFieldStream("answer")
         last = None
         first = True
@@ -260,17 +261,16 @@ class AnswerService:
                                            temperature=self.cfg.answer.temperature, schema=schema_of(WriterForm)):
             last = event
             if event.delta:
-                text = field.feed(event.delta)
-                if text and first and record_ttft:
+                if first and record_ttft:  # the writer's first generated token
                     metrics = answer_metrics()
                     if metrics is not None:
                         metrics.ttft_seconds.observe(time.perf_counter() - t0)
-                if text:
-                    first = False
-                    if emit is not None:
-                        await emit("token", {"text": text})
+                first = False
+                text = field.feed(event.delta)
+                if text and emit is not None:
+                    await emit("token", {"text": text})
         assert last is not None
-        return parse_form(WriterForm, last.text), last
+        return last
 
     async def _verify(self, question: str, form: WriterForm, passages: list[Passage], count) -> Verification:
         settings = self.cfg.answer
