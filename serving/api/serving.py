@@ -15,17 +15,20 @@ from cluster.config import StrataConfig
 from cluster.telemetry.metrics import query_metrics
 from cluster.telemetry.tracing import span
 from serving.analysis import QueryPlan, analyse_query
+from serving.analysis.llm import LLMHints
 from serving.api.protocol import (
     ContextRequest, ContextResponse, DocumentDetail, DocumentInfo, DocumentList, Passage, Reason, RouteInfo,
     SearchHit, SearchRequest, SearchResponse, SectionDetail, SectionMatch, SectionNode, check_limits,
 )
 from serving.cache import LruCache
 from serving.expansion.awareness import ExpansionSettings
+from serving.rerank.combine import interpolate, rerank_order
+from serving.rerank.text import passage_text
 from serving.retrieval.hybrid import Candidate
 from serving.stages import IndexHandle, Stages
 
-RERANK_OFF_NOTE = ("cross-encoder reranking is off: no trained cross-encoder is configured "
-                   "(set rerank.enabled and rerank.model_dir)")
+RERANK_OFF_NOTE = ("cross-encoder reranking is off (rerank.enabled=false, or the request set rerank=false); "
+                   "the shipped reranker is installed by `strata models install`")
 
 
 class NotFound(LookupError):
@@ -68,9 +71,10 @@ class SearchService:
         self.results = LruCache(cfg.serve.result_cache_size)
 
     # -- shared front half: analyse → embed → retrieve → rerank --------------------------------------
-    async def _retrieve(self, request: SearchRequest, timer: _Timer) -> tuple[QueryPlan, dict, list[Candidate], dict, object, bool]:
+    async def _retrieve(self, request: SearchRequest, timer: _Timer,
+                        hints: LLMHints | None = None) -> tuple[QueryPlan, dict, list[Candidate], dict, object, bool]:
         with timer.stage("analyse"):
-            plan = analyse_query(request, self.cfg)
+            plan = analyse_query(request, self.cfg, hints)
         rerank = self.cfg.rerank.enabled if request.rerank is None else request.rerank
         texts = plan.texts_to_embed()
         with timer.stage("embed"):
@@ -86,11 +90,12 @@ class SearchService:
         if rerank and candidates:
             top = candidates[: self.cfg.rerank.top_n]
             with timer.stage("rerank"):
-                scores = await self.stages.rerank(plan.query, [rows[c.chunk_id]["text"] for c in top])
-            for c, s in zip(top, scores):
+                scores = await self.stages.rerank(plan.query, [passage_text(rows[c.chunk_id]) for c in top])
+            combined = interpolate([c.score for c in top], scores, weight=self.cfg.rerank.weight)
+            order = rerank_order([c.score for c in top], scores, weight=self.cfg.rerank.weight)
+            for c, s, v in zip(top, scores, combined):
                 c.scores["rerank"] = s
-                c.score = s
-            order = sorted(range(len(top)), key=lambda i: -scores[i])
+                c.score = v
             for new_rank, i in enumerate(order, start=1):
                 top[i].ranks["rerank"] = new_rank
             candidates = [top[i] for i in order] + candidates[len(top):]
@@ -157,17 +162,17 @@ class SearchService:
         self.results.put(self._cache_key(response.index_version, request), response)
         return response
 
-    async def context(self, request: ContextRequest) -> ContextResponse:
-        """``POST /v1/context``."""
+    async def context(self, request: ContextRequest, hints: LLMHints | None = None) -> ContextResponse:
+        """``POST /v1/context`` (``hints``: the LLM's query analysis, from the answer path)."""
         check_limits(request, self.cfg)
         timer = _Timer()
         t0 = time.perf_counter()
         version = self.index.version()
-        key = self._cache_key(version, request)
+        key = self._cache_key(version, request) + ((repr(hints),) if hints is not None else ())
         if request.use_cache and (cached := self._cached(key)) is not None:
             return cached.model_copy(update={"cached": True, "timings_ms": {"total": (time.perf_counter() - t0) * 1000}})
         with span("query.context", route=request.mode):
-            plan, vectors, candidates, _, result, rerank = await self._retrieve(request, timer)
+            plan, vectors, candidates, _, result, rerank = await self._retrieve(request, timer, hints)
             expand = plan.awareness or request.expansion is not None
             settings = ExpansionSettings.from_config(
                 self.cfg, budget_tokens=request.budget_tokens, top_k=request.top_k, mode=request.expansion,
@@ -199,7 +204,8 @@ class SearchService:
             used_tokens=expanded.used_tokens, passages=passages, dropped=expanded.dropped,
             timings_ms={k: round(v, 3) for k, v in timer.ms.items()})
         self._record(plan.route, timer, counts)
-        self.results.put(self._cache_key(response.index_version, request), response)
+        self.results.put(self._cache_key(response.index_version, request) + ((repr(hints),) if hints is not None else ()),
+                         response)
         return response
 
     async def documents(self, *, offset: int, limit: int, source: str | None) -> DocumentList:

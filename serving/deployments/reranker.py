@@ -16,7 +16,7 @@ from serving.rerank import CrossEncoderReranker
 class RerankerDeployment:
     def __init__(self, config: dict) -> None:
         cfg = StrataConfig.model_validate(config)
-        self.model = CrossEncoderReranker.load(cfg.rerank)
+        self.model = CrossEncoderReranker.from_config(cfg)
         self._batched.set_max_batch_size(cfg.serve.max_batch_size)
         self._batched.set_batch_wait_timeout_s(cfg.serve.batch_wait_timeout_s)
 

@@ -1,10 +1,11 @@
 """A local ONNX cross-encoder through fastembed's ``TextCrossEncoder`` (CPU, or CUDA when present).
 
 The model directory holds ``model.onnx`` (a sequence-classification head with one logit) and its
-tokenizer files; nothing is downloaded. No trained cross-encoder ships in a registry reachable
-here, so the stage is off by default (``rerank.enabled``).
+tokenizer files; nothing is downloaded. The default, ``strata-reranker-minilm-l6``, is trained by
+``strata reranker train`` and installed under ``models.home`` by ``strata models install``
+(:func:`cluster.models.registry.resolve_reranker_dir`).
 
->>> # r = CrossEncoderReranker.load(cfg.rerank); r.score("what is venv", ["venv creates…", "tuples are…"])
+>>> # r = CrossEncoderReranker.from_config(cfg); r.score("what is venv", ["venv creates…", "tuples are…"])
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import hashlib
 import os
 from pathlib import Path
 
-from cluster.config import RerankConfig
+from cluster.config import RerankConfig, StrataConfig
 from cluster.models.embedder import cuda_available
 
 
@@ -24,11 +25,20 @@ class CrossEncoderReranker:
         self.name = name
 
     @classmethod
-    def load(cls, settings: RerankConfig, *, threads: int | None = None) -> "CrossEncoderReranker":
+    def from_config(cls, cfg: StrataConfig, *, threads: int | None = None) -> "CrossEncoderReranker":
+        """The configured reranker (``rerank.model_dir``, else ``rerank.model`` under ``models.home``)."""
+        from cluster.models.registry import resolve_reranker_dir
+
+        return cls.load(cfg.rerank, directory=resolve_reranker_dir(cfg), threads=threads)
+
+    @classmethod
+    def load(cls, settings: RerankConfig, *, directory: Path | None = None,
+             threads: int | None = None) -> "CrossEncoderReranker":
+        """Load ``directory`` (default ``settings.model_dir``) with fastembed, offline."""
         from fastembed.common.model_description import ModelSource
         from fastembed.rerank.cross_encoder import TextCrossEncoder
 
-        directory = Path(settings.model_dir or "").expanduser()
+        directory = Path(directory or settings.model_dir or "").expanduser()
         if not (directory / "model.onnx").is_file():
             raise FileNotFoundError(f"rerank.model_dir {directory} has no model.onnx")
         name = "strata/reranker-" + hashlib.sha1(str(directory.resolve()).encode()).hexdigest()[:8]
