@@ -103,6 +103,7 @@ class QuestionResult:
     latency_ms: float
     server_ms: float | None = None
     verdict: str | None = None
+    refusal_reason: str | None = None
     error: str | None = None
 
     @property
@@ -147,7 +148,8 @@ def score_answer(example: QAExample, response: AnswerLike | None, latency_ms: fl
         answer=text, answer_value=value, exact_match=em, token_f1=f1, contains=found,
         has_evidence=bool(example.answerable and example.evidence), n_citations=len(citations),
         n_evidence_citations=hits, citation_precision=precision, latency_ms=round(latency_ms, 3),
-        server_ms=timings.get("total"), verdict=getattr(verification, "verdict", None), error=error)
+        server_ms=timings.get("total"), verdict=getattr(verification, "verdict", None),
+        refusal_reason=getattr(response, "refusal_reason", None) if refused else None, error=error)
 
 
 def _mean(values: Sequence[float]) -> float | None:
@@ -250,7 +252,7 @@ def render_markdown(report: AnswerReport) -> str:
     out += ["", "| id | answerable | outcome | answer | gold | EM | F1 | cites (evidence) | ms |", "|---|---|---|---|---|---|---|---|---|"]
     for r in report.results:
         outcome = "error" if r.error else ("refused" if r.refused else "answered")
-        shown = r.error if r.error else (r.answer_value or strip_citation_markers(r.answer))
+        shown = r.error or (r.refusal_reason if r.refused else (r.answer_value or strip_citation_markers(r.answer)))
         out.append(f"| {_cell(r.id)} | {'yes' if r.answerable else 'no'} | {outcome} | {_cell(shown)} | "
                    f"{_cell(' / '.join(r.golds), 40)} | {r.exact_match:.0f} | {r.token_f1:.2f} | "
                    f"{r.n_citations} ({r.n_evidence_citations}) | {r.latency_ms:.0f} |")
