@@ -3,6 +3,7 @@
     flock /tmp/strata-ray.lock .venv/bin/python bench/awareness_bench.py            # ingest if needed, run
     flock /tmp/strata-ray.lock .venv/bin/python bench/awareness_bench.py --budgets 500,1000,2000,4000
     .venv/bin/python bench/awareness_bench.py --skip-ingest --top-k 8    # /v1/context's default hit count
+    .venv/bin/python bench/awareness_bench.py --skip-ingest --ablations  # expansion parts switched off one by one
     .venv/bin/python bench/awareness_bench.py --skip-ingest --check      # check the questions against the index
 
 1. **Corpus**: real multi-section Debian documentation — the bundled ``samples/corpus`` plus the
@@ -56,6 +57,12 @@ WORK = Path(os.environ.get("STRATA_BENCH_DIR", Path.home() / ".cache" / "strata-
 DEBIAN_CACHE = Path.home() / ".cache" / "strata-bench" / "debian"
 SOURCE = "awareness-bench"
 TOP_K = 60
+# --ablations: the awareness configuration with one part of the expansion switched off
+ABLATIONS: dict[str, dict] = {
+    "awareness-no-tier": {"section_top_k": 0},
+    "awareness-no-neighbours": {"window": 0},
+    "awareness-no-summaries": {"parents": False, "siblings": False},
+}
 
 _PY = "usr/share/doc/python3.11/html/_sources/howto"
 _LINUX = "usr/share/doc/linux-doc-6.1/Documentation/admin-guide"
@@ -201,6 +208,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--top-k", type=int, default=TOP_K,
                     help="direct hits seeding every pack (default: enough that the budget binds; /v1/context's own "
                          "default is 8)")
+    ap.add_argument("--ablations", action="store_true", help=f"also run {', '.join(ABLATIONS)}")
     ap.add_argument("--skip-ingest", action="store_true", help="use the existing index as is")
     ap.add_argument("--check", action="store_true", help="only check that every evidence text is in the index")
     ap.add_argument("--no-record", action="store_true", help=f"do not append to {RESULTS.relative_to(REPO)}")
@@ -229,6 +237,9 @@ def main(argv: list[str] | None = None) -> int:
     shared = SearchPipeline(cfg)
     pipelines = {"single-query": (SearchPipeline(make_config(work, awareness={"max_targets": 1})), False),
                  "decomposed": (shared, False), "awareness": (shared, True)}
+    if args.ablations:
+        for name, overrides in ABLATIONS.items():
+            pipelines[name] = (SearchPipeline(make_config(work, awareness=overrides)), True)
     rows: list[dict] = []
     for budget in budgets:
         for name, (pipeline, awareness) in pipelines.items():
