@@ -8,9 +8,14 @@ import re
 import time
 import urllib.request
 
+import pytest
 import requests
 
 from support import METRICS_PORT
+
+# The shared app fixture starts the vLLM engine (about a minute on 2 idle cores, several when the
+# machine is busy); pytest-timeout counts fixture setup in the first test that needs it.
+pytestmark = pytest.mark.timeout(1800)
 
 ANSWERABLE = "Which epoll flag requests edge-triggered notification?"
 UNANSWERABLE = "What is the boiling point of tungsten in degrees Celsius?"

@@ -12,6 +12,10 @@ import requests
 from support import METRICS_PORT
 
 
+# The shared app fixture starts the vLLM engine (about a minute on 2 idle cores, several when the
+# machine is busy); pytest-timeout counts fixture setup in the first test that needs it.
+pytestmark = pytest.mark.timeout(1800)
+
 def post(url: str, path: str, body: dict) -> requests.Response:
     return requests.post(url + path, json=body, timeout=60)
 
