@@ -130,6 +130,7 @@ def test_cli_stats_and_search(sample_index):
     assert result.exit_code != 0 and "run `strata ingest` first" in result.output
 
 
+@pytest.mark.timeout(1500)  # starts the vLLM engine in-process
 def test_cli_demo_runs_the_main_job(tmp_path, ray_session, installed_models):
     from click.testing import CliRunner
 
