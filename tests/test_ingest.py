@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
-
 from pathlib import Path
+
+import pytest
 
 from cluster.store.lance_store import LanceStore
 from cluster.store.schema import CHUNKS, SECTIONS
