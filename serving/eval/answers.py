@@ -190,7 +190,8 @@ def summarize(results: Sequence[QuestionResult]) -> dict[str, Any]:
 
 def evaluate_answers(examples: Iterable[QAExample], answer_fn: Callable[[QAExample], AnswerLike], *,
                      on_result: Callable[[QuestionResult], None] | None = None,
-                     clock: Callable[[], float] = time.perf_counter, meta: dict[str, Any] | None = None) -> AnswerReport:
+                     clock: Callable[[], float] = time.perf_counter,
+                     meta: dict[str, Any] | None = None) -> AnswerReport:
     """Answer every example with ``answer_fn`` (one at a time), score it and aggregate.
 
     An exception from ``answer_fn`` is recorded on that question (it counts as neither an answer
@@ -249,7 +250,8 @@ def render_markdown(report: AnswerReport) -> str:
     out += [f"| {label} | {_fmt(m.get(key))} |" for key, label in _SUMMARY_ROWS]
     if m.get("verdicts"):
         out += ["", "verification verdicts: " + ", ".join(f"{k} {v}" for k, v in sorted(m["verdicts"].items()))]
-    out += ["", "| id | answerable | outcome | answer | gold | EM | F1 | cites (evidence) | ms |", "|---|---|---|---|---|---|---|---|---|"]
+    out += ["", "| id | answerable | outcome | answer | gold | EM | F1 | cites (evidence) | ms |",
+            "|---|---|---|---|---|---|---|---|---|"]
     for r in report.results:
         outcome = "error" if r.error else ("refused" if r.refused else "answered")
         shown = r.error or (r.refusal_reason if r.refused else (r.answer_value or strip_citation_markers(r.answer)))

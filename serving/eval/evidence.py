@@ -7,7 +7,8 @@ ignored); a piece without text is found when the passage is in its section.
 
 >>> from serving.eval.qa_format import Evidence
 >>> piece = Evidence("man7/futex.7.gz", "VERSIONS", "merged in Linux 2.5.7")
->>> pack = [{"path": "man7/futex.7.gz", "section_path": "VERSIONS", "text": "Initial futex support was merged in\\nLinux 2.5.7 but"}]
+>>> pack = [{"path": "man7/futex.7.gz", "section_path": "VERSIONS",
+...          "text": "Initial futex support was merged in\\nLinux 2.5.7 but"}]
 >>> piece_found(piece, pack), evidence_recall([piece, Evidence("man7/epoll.7.gz", text="EPOLLET")], pack)
 (True, 0.5)
 """

@@ -79,8 +79,9 @@ def test_section_paths_match_as_suffixes():
 
 def test_citation_precision_by_hand():
     cites = [
-        SimpleCitation("man7/futex.7.gz", ["VERSIONS"], "Current semantics are available from Linux 2.5.40 onward."),  # section
-        SimpleCitation("man7/futex.7.gz", ["DESCRIPTION"], "Initial futex support was merged in\nLinux 2.5.7 but"),  # text
+        # evidence by section, then by text
+        SimpleCitation("man7/futex.7.gz", ["VERSIONS"], "Current semantics are available from Linux 2.5.40 onward."),
+        SimpleCitation("man7/futex.7.gz", ["DESCRIPTION"], "Initial futex support was merged in\nLinux 2.5.7 but"),
         SimpleCitation("man7/epoll.7.gz", ["VERSIONS"], "merged in Linux 2.5.7"),  # wrong document
         SimpleCitation("man7/futex.7.gz", ["NOTES"], "bare futexes are not intended"),  # wrong place
     ]
@@ -199,7 +200,8 @@ def _line(**obj) -> str:
     (_line(id="q", question="Q?", answers=[], answerable=True), "needs a non-empty"),
     (_line(id="q", question="Q?", answers=["a"], answerable=False), "must have no gold"),
     (_line(id="q", question="Q?", answers=["a"], answerable=True, evidence={"document": "d"}), "must be a list"),
-    (_line(id="q", question="Q?", answers=["a"], answerable=True, evidence=[{"document": "d"}]), 'needs "section" or "text"'),
+    (_line(id="q", question="Q?", answers=["a"], answerable=True, evidence=[{"document": "d"}]),
+     'needs "section" or "text"'),
     (_line(id="q", question="Q?", answers=["a"], answerable=True, evidence=[{"doc": "d"}]), "unknown keys ['doc']"),
 ])
 def test_malformed_lines_name_file_and_line(line, message):
