@@ -1,8 +1,8 @@
 """The HTTP routes (FastAPI). Handlers delegate to ``request.app.state.service``
 (a :class:`~serving.api.serving.SearchService`); errors map to clear 4xx/5xx JSON bodies.
 
->>> paths = build_fastapi_app().openapi()["paths"]; sorted(p for p in paths if p.startswith("/v1"))[:2]
-['/v1/context', '/v1/documents']
+>>> paths = build_fastapi_app().openapi()["paths"]; sorted(p for p in paths if p.startswith("/v1"))[:3]
+['/v1/answer', '/v1/context', '/v1/documents']
 """
 
 from __future__ import annotations
