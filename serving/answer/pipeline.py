@@ -32,7 +32,10 @@ class AnswerPipeline:
 
     def events(self, request: AnswerRequest) -> Iterator[tuple[str, dict]]:
         """The streaming events (``token`` … ``final``), one at a time."""
-        stream = self.service.events(request)
+        async def start():
+            return self.service.events(request)
+
+        stream = self.search._loop.run_until_complete(start())
         while True:
             try:
                 yield self.search._loop.run_until_complete(stream.__anext__())

@@ -92,9 +92,13 @@ class AnswerService:
         finally:
             self.release()
 
-    async def events(self, request: AnswerRequest, *, acquired: bool = False) -> AsyncIterator[tuple[str, dict]]:
-        """Server-Sent-Event payloads: ``token`` {text}, ``retry`` {attempt, reasons}, then ``final``
-        (the :class:`AnswerResponse`) or ``error``. Call :meth:`acquire` first when ``acquired``."""
+    def events(self, request: AnswerRequest, *, acquired: bool = False) -> AsyncIterator[tuple[str, dict]]:
+        """Start answering now and return the Server-Sent-Event payloads: ``token`` {text}, ``retry``
+        {attempt, expansion, reasons}, then ``final`` (the :class:`AnswerResponse`) or ``error``.
+
+        Must be called inside a running event loop. The answer runs as its own task, which gives the
+        admission slot back when it ends — also when the client goes away before reading anything
+        (closing the returned iterator cancels it). Pass ``acquired`` when :meth:`acquire` was called."""
         if not acquired:
             check_answer_limits(request, self.cfg)
             self.acquire()
@@ -112,16 +116,20 @@ class AnswerService:
             except Exception as exc:  # noqa: BLE001 - reported to the client as an event
                 await queue.put(("error", {"error": type(exc).__name__, "detail": str(exc)}))
             finally:
-                await queue.put(None)
+                self.release()
+                queue.put_nowait(None)
 
-        task = asyncio.create_task(run())
-        try:
-            while (item := await queue.get()) is not None:
-                yield item
-        finally:
-            if not task.done():
-                task.cancel()
-            self.release()
+        task = asyncio.get_running_loop().create_task(run())
+
+        async def drain() -> AsyncIterator[tuple[str, dict]]:
+            try:
+                while (item := await queue.get()) is not None:
+                    yield item
+            finally:
+                if not task.done():
+                    task.cancel()
+
+        return drain()
 
     # -- the orchestration -------------------------------------------------------------------------------
     async def _answer(self, request: AnswerRequest, emit: Emit | None) -> AnswerResponse:

@@ -74,10 +74,11 @@ async def answer(body: AnswerRequest, request: Request):
     if not body.stream:
         return await answers.answer(body)
     check_answer_limits(body, answers.cfg)
-    answers.acquire()
+    answers.acquire()  # a 429 is still a real HTTP status here; the answer starts now and owns the slot
+    stream = answers.events(body, acquired=True)
 
     async def events():
-        async for kind, data in answers.events(body, acquired=True):
+        async for kind, data in stream:
             yield _sse(kind, data)
 
     return StreamingResponse(events(), media_type="text/event-stream",
