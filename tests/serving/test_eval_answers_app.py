@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from support import REPO
 
 from serving.eval.qa_format import load_qa
 
 DEV_SET = REPO / "bench" / "data" / "answers-dev.jsonl"
+pytestmark = pytest.mark.timeout(1800)  # the shared app fixture starts the vLLM engine
 
 
 def test_eval_answers_cli_against_the_app(app, tmp_path):
