@@ -191,6 +191,10 @@ class LLMConfig(BaseModel):
         None, gt=0, le=1, description="vLLM's memory share (on CPU: of the node's RAM, for weights + KV cache); "
                                       "default 0.9 on GPU, 0.15 on CPU")
     enforce_eager: bool | None = Field(None, description="no CUDA graphs / torch.compile (default: on CPU only)")
+    cpu_threads: int | None = Field(
+        None, ge=1, description="CPU engine only: OpenMP threads of the vLLM worker. Default: vLLM's own binding "
+                                "(one core per NUMA node is kept for its scheduler) on machines with more than 4 "
+                                "CPUs, every CPU on smaller ones (keeping one of two cores idle halves the speed)")
     replicas: int = Field(1, ge=1, description="Serve replicas of this model")
     cpus: float = Field(1.0, gt=0, description="Ray CPUs per replica")
     gpus: float = Field(0.0, ge=0, description="GPUs per replica (tensor_parallel_size on GPU hosts)")

@@ -36,6 +36,13 @@ class LLMDeployment:
     async def ready(self) -> str:
         return self.name
 
+    def __del__(self) -> None:
+        """Serve calls this when the replica stops: end vLLM's engine-core and worker processes
+        with it (they are child processes and would otherwise outlive the replica)."""
+        engine = getattr(self, "engine", None)
+        if engine is not None:
+            engine.shutdown()
+
 
 class ServeLLM:
     """The LLM roles over deployment handles (the verifier falls back to the writer)."""

@@ -10,6 +10,7 @@ and in-process (``strata ask``, evaluation). vLLM starts its engine core in a ch
 
 from __future__ import annotations
 
+import os
 import time
 import uuid
 from collections.abc import AsyncIterator
@@ -47,6 +48,22 @@ def _has_cuda() -> bool:
         return False
 
 
+def cpu_thread_binding(llm: LLMConfig, cpus: list[int] | None = None) -> str | None:
+    """The cores the CPU engine's worker binds its OpenMP threads to (``VLLM_CPU_OMP_THREADS_BIND``),
+    or None for vLLM's own choice.
+
+    >>> cpu_thread_binding(LLMConfig(), cpus=[0, 1])
+    '0,1'
+    >>> cpu_thread_binding(LLMConfig(), cpus=list(range(16))) is None
+    True
+    >>> cpu_thread_binding(LLMConfig(cpu_threads=3), cpus=list(range(16)))
+    '0,1,2'
+    """
+    cpus = sorted(os.sched_getaffinity(0)) if cpus is None else cpus
+    threads = llm.cpu_threads or (len(cpus) if len(cpus) <= 4 else None)
+    return ",".join(str(c) for c in cpus[:threads]) if threads else None
+
+
 def engine_args(llm: LLMConfig, models_home: Path) -> dict[str, Any]:
     """vLLM ``AsyncEngineArgs`` keyword arguments for ``llm`` (CPU defaults when no GPU is visible)."""
     from vllm.config import StructuredOutputsConfig
@@ -80,6 +97,8 @@ class VLLMEngine:
         from vllm.engine.arg_utils import AsyncEngineArgs
         from vllm.v1.engine.async_llm import AsyncLLM
 
+        if not _has_cuda() and (binding := cpu_thread_binding(llm)) and "VLLM_CPU_OMP_THREADS_BIND" not in os.environ:
+            os.environ["VLLM_CPU_OMP_THREADS_BIND"] = binding  # read by the engine's worker process
         engine = AsyncLLM.from_engine_args(AsyncEngineArgs(**engine_args(llm, models_home)))
         out = cls(engine, llm)
         if out.tokenizer is None:
