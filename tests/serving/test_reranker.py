@@ -152,3 +152,43 @@ def test_training_smoke(tmp_path):
     pairs = [(q, p) for q in (CLAIM, CLAIM_2) for p in passages]
     served = loaded.score_pairs(pairs)
     assert agreement(score_pairs(model, tokenizer, pairs), served)["pearson"] > 0.9
+
+
+def test_training_resumes_from_checkpoint(tmp_path):
+    """A run killed after an epoch continues from its checkpoint to the same weights as an
+    uninterrupted run (same groups, optimizer state, RNG state and step)."""
+    import torch
+
+    from serving.rerank.training.loop import TrainSettings, train_cross_encoder
+    from serving.rerank.training.mining import Candidate, QueryCandidates
+    from serving.rerank.training.model import PairTokenizer, base_model_dir, load_base_model
+
+    passages = [RELEVANT] + DISTRACTORS
+    lists = [QueryCandidates(f"q{i}", q, {f"d{i}": 1},
+                             [Candidate(f"c{j}", f"d{j}", 1.0 - 0.1 * j, p) for j, p in enumerate(passages)])
+             for i, q in ((0, CLAIM), (4, CLAIM_2))]
+    settings = TrainSettings(epochs=2, negatives=2, negative_depth=5, max_length=64, groups_per_step=1, lr=1e-4)
+    tokenizer = PairTokenizer.from_dir(base_model_dir(), max_length=settings.max_length)
+
+    def run(checkpoint, on_epoch):
+        model = load_base_model(base_model_dir(), seed=settings.seed)
+        history = train_cross_encoder(model, tokenizer, lists, settings, on_epoch=on_epoch, checkpoint=checkpoint,
+                                      checkpoint_every=1)
+        return model, history
+
+    class Killed(Exception):
+        pass
+
+    def kill_after_first_epoch(epoch):
+        if epoch == 1:
+            raise Killed
+        return 0.0
+
+    reference, _ = run(None, lambda epoch: float(epoch))
+    checkpoint = tmp_path / "checkpoint.pt"
+    with pytest.raises(Killed):
+        run(checkpoint, kill_after_first_epoch)
+    resumed, history = run(checkpoint, lambda epoch: float(epoch))
+    assert [e.epoch for e in history.epochs] == [1, 2] and history.best_epoch == 2 and history.steps == 4
+    for (name, a), b in zip(reference.state_dict().items(), resumed.state_dict().values()):
+        assert torch.equal(a, b), name

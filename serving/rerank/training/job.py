@@ -6,7 +6,8 @@
 2. Every query's first ``depth`` chunks are mined with Strata's own hybrid retriever over the index
    of the corpus at ``storage.data_dir`` (:mod:`.mining`), or read back from ``candidates_file``.
 3. The cross-encoder is fine-tuned from all-MiniLM-L6-v2 (:mod:`.loop`); after each epoch the
-   validation queries are reranked (first ``epoch_top_n`` chunks) and the best epoch is kept.
+   validation queries are reranked (first ``epoch_top_n`` chunks) and the best epoch is kept. The
+   run checkpoints into ``work_dir``: started again after a crash or kill, it resumes.
 4. The model is exported to ONNX and quantized to int8 (:mod:`.export`); int8 and fp32 scores are
    compared; the validation lists are scored by the int8 model, and the ``(top_n, weight)`` with
    the best validation nDCG@10 is recommended (``rerank.top_n``/``rerank.weight``).
@@ -153,8 +154,9 @@ def run_training_job(cfg: StrataConfig, job: TrainJob, *, log: Log | None = None
             f"(top {job.epoch_top_n}, {time.perf_counter() - t:.0f}s)")
         return best.metrics["ndcg@10"]
 
+    checkpoint = work / "checkpoint.pt"
     history = train_cross_encoder(model, tokenizer, train_lists, settings,
-                                  on_epoch=on_epoch if val_lists else None, log=say)
+                                  on_epoch=on_epoch if val_lists else None, log=say, checkpoint=checkpoint)
 
     out = Path(job.out_dir).expanduser()
     staging = out.with_name(out.name + ".partial")
@@ -208,6 +210,8 @@ def run_training_job(cfg: StrataConfig, job: TrainJob, *, log: Log | None = None
                     model_config=model.config.to_dict())
     shutil.rmtree(out, ignore_errors=True)
     staging.rename(out)
+    for done in (checkpoint, checkpoint.with_name(checkpoint.name + ".best")):
+        done.unlink(missing_ok=True)  # the next run trains afresh; a killed run resumes from them
     say(f"wrote {out} ({time.perf_counter() - started:.0f}s)")
     return record
 
