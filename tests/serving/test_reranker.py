@@ -120,18 +120,25 @@ def test_serving_stage_interpolates(sample_index, installed):
     assert "venv" in runs[1.0].hits[0].path
 
 
+def _toy_lists():
+    """Two hand-made training queries, each with the relevant passage and the distractors."""
+    from serving.rerank.training.mining import Candidate, QueryCandidates
+
+    passages = [RELEVANT] + DISTRACTORS
+    return [QueryCandidates(f"q{i}", q, {f"d{i}": 1},
+                            [Candidate(f"c{j}", f"d{j}", 1.0 - 0.1 * j, p) for j, p in enumerate(passages)])
+            for i, q in ((0, CLAIM), (4, CLAIM_2))]
+
+
 def test_training_smoke(tmp_path):
     """A few steps on hand-made groups, ONNX export, int8, and the model loads through fastembed."""
     from serving.rerank.training.card import write_model_dir
     from serving.rerank.training.export import agreement, export_onnx, quantize_int8
     from serving.rerank.training.loop import TrainSettings, train_cross_encoder
-    from serving.rerank.training.mining import Candidate, QueryCandidates
     from serving.rerank.training.model import PairTokenizer, base_model_dir, load_base_model, score_pairs
 
+    lists = _toy_lists()
     passages = [RELEVANT] + DISTRACTORS
-    lists = [QueryCandidates(f"q{i}", q, {f"d{i}": 1},
-                             [Candidate(f"c{j}", f"d{j}", 1.0 - 0.1 * j, p) for j, p in enumerate(passages)])
-             for i, q in ((0, CLAIM), (4, CLAIM_2))]
     settings = TrainSettings(epochs=2, negatives=2, negative_depth=5, max_length=96, groups_per_step=1, lr=1e-4)
     tokenizer = PairTokenizer.from_dir(base_model_dir(), max_length=settings.max_length)
     model = load_base_model(base_model_dir(), seed=settings.seed)
@@ -160,13 +167,9 @@ def test_training_resumes_from_checkpoint(tmp_path):
     import torch
 
     from serving.rerank.training.loop import TrainSettings, train_cross_encoder
-    from serving.rerank.training.mining import Candidate, QueryCandidates
     from serving.rerank.training.model import PairTokenizer, base_model_dir, load_base_model
 
-    passages = [RELEVANT] + DISTRACTORS
-    lists = [QueryCandidates(f"q{i}", q, {f"d{i}": 1},
-                             [Candidate(f"c{j}", f"d{j}", 1.0 - 0.1 * j, p) for j, p in enumerate(passages)])
-             for i, q in ((0, CLAIM), (4, CLAIM_2))]
+    lists = _toy_lists()
     settings = TrainSettings(epochs=2, negatives=2, negative_depth=5, max_length=64, groups_per_step=1, lr=1e-4)
     tokenizer = PairTokenizer.from_dir(base_model_dir(), max_length=settings.max_length)
 
