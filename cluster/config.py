@@ -143,6 +143,8 @@ class AwarenessConfig(BaseModel):
 
     section_top_k: int = Field(8, ge=0, le=200, description="sections found by the section tier per target")
     section_min_similarity: float = Field(0.45, ge=-1, le=1, description="section-tier matches below this are ignored")
+    min_hits_per_target: int = Field(
+        3, ge=1, le=100, description="each target's best hits seated before any expansion (budget permitting)")
     expand_hits: int = Field(5, ge=0, le=100, description="top hits per target whose neighbourhood is expanded")
     window: int = Field(1, ge=0, le=20, description="± neighbouring chunks added around a hit")
     mode: Literal["window", "heading", "section"] = Field(

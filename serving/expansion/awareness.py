@@ -1,14 +1,16 @@
 """Hierarchical awareness expansion: hits → neighbours, sections, parents, siblings and
 section-tier matches, within a token budget.
 
-Budget policy (documented in the README): direct hits take up to ``1 - expansion_share`` of the
-budget in rank order (always at least the best hit of every target); then, in this order, the section
-tier's best chunks (sections relevant to the query whose chunks missed the top-k; the chunk the
-retriever ranked best in the section, else the one most similar to the target), the neighbourhoods
-of the top hits (``window``: ±n chunks; ``heading``: ±n within the hit's section; ``section``:
-the whole section if it fits half the budget), parent-section summaries and sibling-section
-summaries fill the rest; leftover room goes back to further direct hits. Every piece records
-why it is there.
+Budget policy (documented in the README): each target's best ``min_hits_per_target`` hits are
+seated first (the budget permitting), then further direct hits in rank order up to ``1 -
+expansion_share`` of the budget; then, in this order, the section tier's best chunks (sections
+relevant to the query whose chunks missed the pack; the chunk the retriever ranked best in the
+section, else the one most similar to the target), the neighbourhoods of the top hits (``window``:
+±n chunks; ``heading``: ±n within the hit's section; ``section``: the whole section if it fits half
+the budget), parent-section summaries and sibling-section summaries fill the rest; leftover room
+goes back to further direct hits. Only each target's best hit has its neighbourhood added before the
+section tier: facts the hits missed come before the text around the other hits.
+Every piece records why it is there.
 
 >>> # AwarenessExpander(view).expand(query, candidates, sections, vectors, ExpansionSettings(...))
 """
@@ -38,12 +40,14 @@ class ExpansionSettings:
     siblings: bool = True
     max_siblings: int = 3
     expansion_share: float = 0.4
+    min_hits_per_target: int = 3
 
     @classmethod
     def from_config(cls, cfg: StrataConfig, **overrides) -> "ExpansionSettings":
         a = cfg.awareness
         values = dict(budget_tokens=a.budget_tokens, top_k=8, mode=a.mode, window=a.window, expand_hits=a.expand_hits,
-                      parents=a.parents, siblings=a.siblings, max_siblings=a.max_siblings)
+                      parents=a.parents, siblings=a.siblings, max_siblings=a.max_siblings,
+                      min_hits_per_target=a.min_hits_per_target)
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)
 
@@ -82,14 +86,6 @@ class _Budget:
         return True
 
 
-def _interleave(*queues: list) -> list:
-    """[a1, a2], [b1] → [a1, b1, a2]."""
-    out = []
-    for i in range(max((len(q) for q in queues), default=0)):
-        out += [q[i] for q in queues if i < len(q)]
-    return out
-
-
 def _chunk_piece(row: dict, reason: dict, score: float, priority: int) -> Piece:
     return Piece(row["doc_id"], row["section_id"], row["ordinal"], row["start"], row["end"], row["text"],
                  row["n_tokens"], [row["chunk_id"]], [reason], score, priority,
@@ -112,32 +108,38 @@ class AwarenessExpander:
         counts = {"direct": 0, "section_tier": 0, "neighbour": 0, "parent": 0, "sibling": 0}
         first_limit = max(int(settings.budget_tokens * (1 - settings.expansion_share)), 1)
 
-        seated: set[str | None] = set()  # targets whose best hit is in the pack
+        seated: dict[str | None, set[str]] = {}  # target → its hits in the pack
 
-        def add_direct(limit: int | None) -> None:
+        def add_direct(limit: int | None, floor: int = 0) -> None:
+            """Hits in rank order; each target's first ``floor`` hits (at least one) may use the whole budget,
+            the rest stay within ``limit`` and the pass stops at the first of them that does not fit."""
             full = False
             for rank, c in enumerate(direct):
                 if budget.has(c.chunk_id):
-                    seated.add(c.target)
+                    seated.setdefault(c.target, set()).add(c.chunk_id)
                     continue
-                first_of_target = c.target not in seated
-                if full and not first_of_target:
+                guaranteed = len(seated.get(c.target, ())) < max(floor, 1)
+                if full and not guaranteed:
                     continue
                 reason = {"kind": "direct", "of": c.chunk_id, "target": c.target, "score": c.score}
                 piece = _chunk_piece(rows[c.chunk_id], reason, c.score, rank)
-                # each target's best hit may use the whole budget; the rest of the first pass stays in its share
-                if budget.add(c.chunk_id, piece, limit=None if first_of_target else limit):
+                if budget.add(c.chunk_id, piece, limit=None if guaranteed else limit):
                     counts["direct"] += 1
-                    seated.add(c.target)
-                elif limit is not None:
-                    full = True  # keep rank order in the first pass (each target's best hit still gets a seat)
+                    seated.setdefault(c.target, set()).add(c.chunk_id)
+                elif limit is not None and not guaranteed:
+                    full = True  # keep rank order in the first pass
 
-        add_direct(first_limit)
+        add_direct(first_limit, settings.min_hits_per_target)
         if settings.awareness:
             tier = self._section_tier(sections, vectors, target_texts, budget, len(direct), candidates)
+            best_of_target = {}
+            for c in direct:
+                best_of_target.setdefault(c.target, c)
+            lead = self._neighbourhoods(list(best_of_target.values()), rows, settings, budget)
             around_hits = self._neighbourhoods(direct, rows, settings, budget)
-            # the section tier and the hits' neighbourhoods share the room, one unit each in turn
-            for key, piece in _interleave(tier, around_hits):
+            # each target's best hit keeps its immediate context; then the sections the hits missed come
+            # before the text around the other hits
+            for key, piece in lead + tier + around_hits:
                 if budget.add(key, piece):
                     counts["section_tier" if piece.reasons[0]["kind"] == "section_tier" else "neighbour"] += 1
             seeds = [(key, piece) for key, piece in tier if budget.has(key)]
