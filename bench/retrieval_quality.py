@@ -57,7 +57,7 @@ WORK = Path(os.environ.get("STRATA_BENCH_DIR", Path.home() / ".cache" / "strata-
 SOURCE = "scifact"
 SPLIT_SEED = "strata-heldout-v1"
 HELD_OUT_FRACTION = 0.2
-BENCH_CONFIGS = (*DEFAULT_CONFIGS, "hybrid-rrf+multi_query", "hybrid-rrf+hyde")
+BENCH_CONFIGS = (*DEFAULT_CONFIGS, "default+rerank", "hybrid-rrf+multi_query", "hybrid-rrf+hyde")
 
 
 def pinned_heldout(ds: BeirDataset, path: Path = HELDOUT) -> list[str]:

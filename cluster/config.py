@@ -163,9 +163,10 @@ class RerankConfig(BaseModel):
     default, ``strata-reranker-minilm-l6``, is trained by ``strata reranker train`` and ships in the
     repository); ``model_dir`` points at any other directory with ``model.onnx`` + tokenizer files.
     The cross-encoder score is interpolated with the fused retrieval score: ``weight`` is the
-    cross-encoder's share (1 = rank by the cross-encoder alone)."""
+    cross-encoder's share (1 = rank by the cross-encoder alone). On by default: the shipped model
+    raises held-out SciFact nDCG@10 from 0.757 to 0.785 (README, Retrieval quality)."""
 
-    enabled: bool = False
+    enabled: bool = True
     model: str = "strata-reranker-minilm-l6"
     model_dir: Path | None = None
     top_n: int = Field(50, ge=1, le=1000, description="candidates rescored by the cross-encoder")

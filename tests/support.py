@@ -12,10 +12,11 @@ METRICS_PORT = int(os.environ.get("STRATA_TEST_METRICS_PORT", "18080"))
 
 
 def make_config(data_dir: Path, **overrides):
-    """A config writing to ``data_dir`` with the progress bar off; ``overrides`` per section."""
+    """A config writing to ``data_dir`` with the progress bar off and the cross-encoder off (it costs
+    ~2 s of CPU per query on 2 cores; the tests that need it turn it on); ``overrides`` per section."""
     from cluster.config import load_config
 
-    settings = {"storage": {"data_dir": str(data_dir)}, "ingest": {"progress": False}}
+    settings = {"storage": {"data_dir": str(data_dir)}, "ingest": {"progress": False}, "rerank": {"enabled": False}}
     for key, value in overrides.items():
         settings.setdefault(key, {}).update(value)
     return load_config(**settings)

@@ -55,7 +55,7 @@ MINILM_MAX_TOKENS = 256  # sentence-transformers' window for all-MiniLM-L6-v2
 # see its MODEL_CARD.md. Its weights' sha256 is pinned here; every file is checked against its manifest.
 DEFAULT_RERANKER = "strata-reranker-minilm-l6"
 RERANKER_ARTIFACT = Path(__file__).resolve().parent / "artifacts" / DEFAULT_RERANKER
-RERANKER_MODEL_SHA256 = "PENDING"
+RERANKER_MODEL_SHA256 = "4c45af2cc6b2ac1ef1b781fe0361f6486a402d8bb17c38da1d4218a82296e4c9"
 
 
 class ModelInstallError(RuntimeError):

@@ -131,7 +131,7 @@ def test_invalid_requests_are_rejected(body):
 
 
 def test_configured_limits():
-    cfg = load_config()
+    cfg = load_config(rerank={"enabled": False})
     with pytest.raises(LimitError, match="top_k"):
         check_limits(SearchRequest(query="x", top_k=cfg.retrieval.max_top_k + 1), cfg)
     with pytest.raises(LimitError, match="characters"):
