@@ -112,9 +112,11 @@ def build_corpus(out: Path, cache: Path = DEBIAN_CACHE) -> int:
 
 
 def make_config(work: Path, **overrides):
+    """The bench's config: the cross-encoder is off in every configuration (the comparison is about
+    what fills the pack; the reranker would cost ~2 s of CPU per sub-question here)."""
     from cluster.config import load_config
 
-    settings = {"storage": {"data_dir": str(work)}, "ingest": {"progress": False}}
+    settings = {"storage": {"data_dir": str(work)}, "ingest": {"progress": False}, "rerank": {"enabled": False}}
     for section, values in overrides.items():
         settings.setdefault(section, {}).update(values)
     return load_config(**settings)

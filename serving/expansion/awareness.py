@@ -3,14 +3,12 @@ section-tier matches, within a token budget.
 
 Budget policy (documented in the README): each target's best ``min_hits_per_target`` hits are
 seated first (the budget permitting), then further direct hits in rank order up to ``1 -
-expansion_share`` of the budget; then, in this order, the section tier's best chunks (sections
-relevant to the query whose chunks missed the pack; the chunk the retriever ranked best in the
-section, else the one most similar to the target), the neighbourhoods of the top hits (``window``:
-±n chunks; ``heading``: ±n within the hit's section; ``section``: the whole section if it fits half
-the budget), parent-section summaries and sibling-section summaries fill the rest; leftover room
-goes back to further direct hits. Only each target's best hit has its neighbourhood added before the
-section tier: facts the hits missed come before the text around the other hits.
-Every piece records why it is there.
+expansion_share`` of the budget; then the section tier's best chunks (sections relevant to the
+query whose chunks missed the pack; the chunk the retriever ranked best in the section, else the
+one most similar to the target) and the neighbourhoods of the top hits (``window``: ±n chunks;
+``heading``: ±n within the hit's section; ``section``: the whole section if it fits half the
+budget) take turns, one unit each; parent-section summaries and sibling-section summaries fill
+the rest; leftover room goes back to further direct hits. Every piece records why it is there.
 
 >>> # AwarenessExpander(view).expand(query, candidates, sections, vectors, ExpansionSettings(...))
 """
@@ -86,6 +84,14 @@ class _Budget:
         return True
 
 
+def _interleave(*queues: list) -> list:
+    """[a1, a2], [b1] → [a1, b1, a2]."""
+    out = []
+    for i in range(max((len(q) for q in queues), default=0)):
+        out += [q[i] for q in queues if i < len(q)]
+    return out
+
+
 def _chunk_piece(row: dict, reason: dict, score: float, priority: int) -> Piece:
     return Piece(row["doc_id"], row["section_id"], row["ordinal"], row["start"], row["end"], row["text"],
                  row["n_tokens"], [row["chunk_id"]], [reason], score, priority,
@@ -132,14 +138,9 @@ class AwarenessExpander:
         add_direct(first_limit, settings.min_hits_per_target)
         if settings.awareness:
             tier = self._section_tier(sections, vectors, target_texts, budget, len(direct), candidates)
-            best_of_target = {}
-            for c in direct:
-                best_of_target.setdefault(c.target, c)
-            lead = self._neighbourhoods(list(best_of_target.values()), rows, settings, budget)
             around_hits = self._neighbourhoods(direct, rows, settings, budget)
-            # each target's best hit keeps its immediate context; then the sections the hits missed come
-            # before the text around the other hits
-            for key, piece in lead + tier + around_hits:
+            # the section tier and the hits' neighbourhoods share the room, one unit each in turn
+            for key, piece in _interleave(tier, around_hits):
                 if budget.add(key, piece):
                     counts["section_tier" if piece.reasons[0]["kind"] == "section_tier" else "neighbour"] += 1
             seeds = [(key, piece) for key, piece in tier if budget.has(key)]

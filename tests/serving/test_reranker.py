@@ -109,7 +109,7 @@ def test_serving_stage_interpolates(sample_index, installed):
     runs = {}
     for weight in (0.0, 1.0):
         on = cfg.model_copy(deep=True)
-        on.models.home = home
+        on.rerank.model_dir = home / DEFAULT_RERANKER
         on.rerank.enabled, on.rerank.weight, on.rerank.top_n = True, weight, 10
         runs[weight] = SearchPipeline(on).search(request)
     assert runs[0.0].route.rerank and not plain.route.rerank
