@@ -135,6 +135,7 @@ class AwarenessExpander:
                 elif limit is not None and not guaranteed:
                     full = True  # keep rank order in the first pass
 
+        add_direct(first_limit)  # every target's best hit first, then rank order within the first share
         add_direct(first_limit, settings.min_hits_per_target)
         if settings.awareness:
             tier = self._section_tier(sections, vectors, target_texts, budget, len(direct), candidates)
