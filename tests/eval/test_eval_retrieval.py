@@ -132,6 +132,8 @@ def test_select_queries(tmp_path):
 SLICE_SEED = "strata-test-slice-v1"
 SLICE_DISTRACTORS = 100
 SLICE_CONFIGS = ["bm25", "dense", "hybrid-linear", "awareness"]  # the cross-encoder: tests/serving/test_reranker.py
+# the default cross-encoder (~2 s a query here) would also rerank the awareness packs: off for the slice
+NO_RERANK = {"STRATA_RERANK__ENABLED": "false"}
 SLICE_SWEPT = ["bm25", "dense", "hybrid-linear"]  # awareness (~0.2 s a query in expansion) only once
 
 
@@ -166,7 +168,8 @@ def slice_run(tmp_path_factory, ray_session):
     queries, docs = write_slice(base / "scifact-slice")
     args = ["--data-dir", str(base / "index"), "eval", "retrieval", str(base / "scifact-slice"), "--split", "train"]
     result = CliRunner().invoke(main, args + ["--configs", ",".join(SLICE_CONFIGS), "--top-k-sweep", "10,50",
-                                              "--sweep-configs", ",".join(SLICE_SWEPT), "--out", str(base / "out")])
+                                              "--sweep-configs", ",".join(SLICE_SWEPT), "--out", str(base / "out")],
+                                env=NO_RERANK)
     assert result.exit_code == 0, result.output + repr(result.exception)
     return base, args, queries, docs, result.output
 
@@ -221,7 +224,8 @@ def test_eval_retrieval_reingest_is_idempotent_and_deterministic(slice_run):
     from cluster.cli import main
 
     base, args, _, docs, _ = slice_run
-    result = CliRunner().invoke(main, args + ["--configs", "bm25", "--top-k-sweep", "", "--out", str(base / "again")])
+    result = CliRunner().invoke(main, args + ["--configs", "bm25", "--top-k-sweep", "", "--out", str(base / "again")],
+                                env=NO_RERANK)
     assert result.exit_code == 0, result.output + repr(result.exception)
     again = json.loads((base / "again" / "report.json").read_text())
     assert again["dataset"]["ingest"]["unchanged"] == len(docs) and again["dataset"]["ingest"]["new"] == 0
