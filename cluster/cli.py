@@ -15,32 +15,68 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sys
 from pathlib import Path
 
 import click
 
+from cluster import logs
 from cluster.config import StrataConfig, load_config
+
+log = logging.getLogger(__name__)
 
 
 def _config(ctx: click.Context) -> StrataConfig:
     return ctx.obj["config"]
 
 
-@click.group()
+def _log_file(ctx: click.Context) -> Path | None:
+    """The log file of this invocation (None before the configuration is loaded)."""
+    root = ctx.find_root()
+    return (root.obj or {}).get("log_file") if isinstance(root.obj, dict) else None
+
+
+class StrataGroup(click.Group):
+    """Errors name the log file with the details. An unexpected exception is written there with its
+    traceback and shown as one line (with ``-v``, the traceback is shown as before)."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except click.UsageError:
+            raise
+        except click.ClickException as exc:
+            path = _log_file(ctx)
+            if path is not None and logs.problems_logged() and not logs.verbose() and "details in " not in exc.message:
+                exc.message += f" (details in {path})"  # the libraries logged warnings or errors there
+            raise
+        except (click.exceptions.Exit, click.exceptions.Abort, KeyboardInterrupt, EOFError):
+            raise
+        except Exception as exc:
+            path = _log_file(ctx)
+            if path is None or logs.verbose():
+                raise
+            log.error("strata %s failed", " ".join(sys.argv[1:]), exc_info=True, extra={"file_only": True})
+            raise click.ClickException(f"{type(exc).__name__}: {exc} (traceback in {path}; -v shows it here)") from exc
+
+
+@click.group(cls=StrataGroup)
 @click.option("--config", "config_path", type=click.Path(dir_okay=False), default=None,
               help="TOML config file (default: $STRATA_CONFIG or ./strata.toml)")
 @click.option("--data-dir", type=click.Path(file_okay=False), default=None, help="override storage.data_dir")
-@click.option("-v", "--verbose", is_flag=True, help="debug logging")
+@click.option("-v", "--verbose", is_flag=True,
+              help="library logs (Ray, vLLM) and debug logging on the console; without it they go to "
+                   "<storage.data_dir>/logs/strata.log")
 @click.pass_context
 def main(ctx: click.Context, config_path: str | None, data_dir: str | None, verbose: bool) -> None:
     """Strata: distributed batch ingestion and retrieval for large corpora."""
-    logging.basicConfig(level=logging.DEBUG if verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     overrides = {"storage": {"data_dir": data_dir}} if data_dir else {}
     try:
-        ctx.obj = {"config": load_config(config_path, **overrides)}
+        cfg = load_config(config_path, **overrides)
     except Exception as exc:  # pydantic ValidationError, TOML errors, missing file
         raise click.ClickException(f"invalid configuration: {exc}") from exc
+    ctx.obj = {"config": cfg, "log_file": logs.setup_logging(cfg.storage.data_dir, verbose=verbose)}
 
 
 @main.command("config")
@@ -94,21 +130,25 @@ def models_show(ctx: click.Context) -> None:
 def ingest(ctx: click.Context, path: str, source: str | None, prune: bool, report_path: str | None,
            no_progress: bool) -> None:
     """Ingest a file or directory tree (idempotent; resumes after a crash)."""
-    from cluster.models.manifest import EmbedderMismatchError
-    from pipelines.ingest import run_ingest
-
     cfg = _config(ctx)
     if no_progress:
         cfg.ingest.progress = False
-    if not Path(path).exists():
-        raise click.ClickException(f"corpus path does not exist: {path}")
-    try:
-        report = run_ingest(cfg, path, source=source, prune=prune)
-    except (EmbedderMismatchError, FileNotFoundError, RuntimeError) as exc:
-        raise click.ClickException(str(exc)) from exc
+    report = _run_ingest(cfg, path, source=source, prune=prune)
     click.echo(report.summary())
     if report_path:
         Path(report_path).write_text(json.dumps(report.to_dict(), indent=2))
+
+
+def _run_ingest(cfg: StrataConfig, path: str, *, source: str | None, prune: bool):
+    from cluster.models.manifest import EmbedderMismatchError
+    from pipelines.ingest import run_ingest
+
+    if not Path(path).exists():
+        raise click.ClickException(f"corpus path does not exist: {path}")
+    try:
+        return run_ingest(cfg, path, source=source, prune=prune)
+    except (EmbedderMismatchError, FileNotFoundError, RuntimeError) as exc:
+        raise click.ClickException(str(exc)) from exc
 
 
 @main.command()
@@ -211,23 +251,41 @@ def context(ctx: click.Context, query: str, mode: str, top_k: int, budget_tokens
         click.echo(f"    {snippet[:240]}{'…' if len(snippet) > 240 else ''}")
 
 
-def _print_answer(response) -> None:
+def _print_answer(response, *, answer_shown: bool = False) -> None:
+    """The answer (unless ``answer_shown``: it was streamed), its citations ``[n] path § section``,
+    then one line of verification and timing; for a refusal ``refused: <reason>`` and that line."""
     if response.refused:
-        click.echo(f"refused: {response.refusal_reason}")
+        click.echo(f"refused: {response.refusal_reason or 'the passages do not support an answer'}")
     else:
-        click.echo(response.answer)
-        if response.answer_value:
-            click.echo(f"\nanswer value: {response.answer_value}")
-        click.echo("\ncitations:")
+        if not answer_shown:
+            click.echo(response.answer.strip())
+        if response.answer_value and response.answer_value not in response.answer:
+            click.echo(f"short answer: {response.answer_value}")
+        if response.citations:
+            click.echo("")
         for c in response.citations:
-            click.echo(f"  [{c.n}] {c.path} § {' > '.join(c.section_path)}  (chars {c.start}-{c.end})")
+            click.echo(f"[{c.n}] {c.path} § {' > '.join(c.section_path) or c.title}")
+    click.echo(_verification_line(response))
+
+
+def _verification_line(response) -> str:
     v = response.verification
-    click.echo(f"\nverification: {v.verdict}; citation coverage {v.citation_coverage:.0%}, supported "
-               f"{v.supported_share:.0%}, mean support {v.mean_support:.2f}; LLM judge ({v.llm.mode}): "
-               f"{v.llm.supported}")
-    attempts = ", ".join(f"{a.attempt}:{a.expansion}/{a.budget_tokens}t→{a.verdict}" for a in response.attempts)
-    click.echo(f"route: {response.route.route if response.route else '-'}; analysis: {response.analysis.source}; "
-               f"attempts: {attempts}; {response.timings_ms.get('total', 0) / 1000:.1f}s")
+    if response.refused:
+        checks = "; ".join(v.reasons[:2]) if v.reasons else ""
+        verdict = "refused" + (f" ({checks[:300]})" if checks else "")
+    else:
+        verdict = f"{v.verdict}, {v.citation_coverage:.0%} of sentences cited, {v.supported_share:.0%} supported"
+        if v.verdict != "pass" and v.reasons:
+            verdict += f" ({'; '.join(v.reasons[:2])[:300]})"
+    if v.llm.mode != "off" and v.llm.supported is not None:
+        verdict += f", LLM judge: {'supported' if v.llm.supported else 'not supported'}"
+    writer = response.writer + (" (fallback)" if response.extractive and response.extractive.note
+                                and response.writer == "extractive" else "")
+    n = len(response.attempts)
+    total_s = response.timings_ms.get("total", 0) / 1000
+    route = response.route.route if response.route else "-"
+    return (f"verification: {verdict} — writer {writer}, route {route}, {n} attempt{'s' if n != 1 else ''}, "
+            f"{total_s:.1f} s" + (" (cached)" if response.cached else ""))
 
 
 def _ask_http(url: str, body: dict, stream: bool, as_json: bool) -> None:
@@ -248,24 +306,36 @@ def _ask_http(url: str, body: dict, stream: bool, as_json: bool) -> None:
             if reply.status_code != 200:
                 raise click.ClickException(f"HTTP {reply.status_code}: {reply.read().decode()[:500]}")
             kind = None
+            streamed: dict = {}
             for line in reply.iter_lines():
                 if line.startswith("event: "):
                     kind = line[7:]
                 elif line.startswith("data: "):
-                    _show_event(kind, json.loads(line[6:]), as_json)
+                    _show_event(kind, json.loads(line[6:]), as_json, streamed)
 
 
-def _show_event(kind: str | None, data: dict, as_json: bool) -> None:
+def _show_event(kind: str | None, data: dict, as_json: bool, streamed: dict | None = None) -> None:
+    """Print one streaming event; ``streamed`` carries the text shown since the last retry (the final
+    answer is not printed again when it is that text)."""
     from serving.api.protocol import AnswerResponse
 
+    streamed = {} if streamed is None else streamed
     if kind == "token":
         click.echo(data["text"], nl=False)
+        streamed["text"] = streamed.get("text", "") + data["text"]
     elif kind == "retry":
         click.echo(f"\n[retry {data['attempt']} with {data['expansion']} context: {'; '.join(data['reasons'])[:200]}]")
+        streamed["text"] = ""
     elif kind == "final":
-        click.echo("")
         response = AnswerResponse.model_validate(data)
-        click.echo(response.model_dump_json(indent=2)) if as_json else _print_answer(response)
+        shown = streamed.get("text", "")
+        if shown:
+            click.echo("")
+        if as_json:
+            click.echo(response.model_dump_json(indent=2))
+        else:
+            _print_answer(response, answer_shown=bool(shown.strip()) and shown.strip() == response.answer.strip()
+                          and not response.refused)
     elif kind == "error":
         raise click.ClickException(f"{data.get('error')}: {data.get('detail')}")
 
@@ -300,12 +370,15 @@ def ask(ctx: click.Context, question: str, top_k: int | None, budget_tokens: int
     from serving.answer.pipeline import AnswerPipeline
 
     cfg = _config(ctx)
-    click.echo("starting the writer/verifier model (vLLM)…", err=True)
+    if cfg.answer.writer_kind == "llm":
+        click.echo("starting the writer/verifier model (vLLM)…", err=True)
+        logs.redirect_native_stderr()  # vLLM's engine process: its output into the log file
     try:
         with AnswerPipeline(cfg) as pipe:
             if stream:
+                streamed: dict = {}
                 for kind, data in pipe.events(request):
-                    _show_event(kind, data, as_json)
+                    _show_event(kind, data, as_json, streamed)
             else:
                 response = pipe.answer(request)
                 click.echo(response.model_dump_json(indent=2)) if as_json else _print_answer(response)
@@ -320,6 +393,12 @@ def ask(ctx: click.Context, question: str, top_k: int | None, budget_tokens: int
 @click.pass_context
 def serve_app(ctx: click.Context, host: str | None, port: int | None, detach: bool) -> None:
     """Run the query application on Ray Serve (embedded Ray, or the cluster in RAY_ADDRESS)."""
+    if detach and not (_config(ctx).ray.address or os.environ.get("RAY_ADDRESS")):
+        raise click.ClickException(
+            "--detach needs a long-lived Ray cluster (RAY_ADDRESS or ray.address): without one, `strata serve` "
+            "starts an embedded Ray that stops when this command exits, and the application would vanish with it. "
+            "Start a cluster (`ray start --head`) and set RAY_ADDRESS=auto, or run without --detach (it serves "
+            "until Ctrl-C).")
     import time
 
     from ray import serve
@@ -467,6 +546,8 @@ def eval_answers(ctx: click.Context, qa_file: str, out_dir: str | None, max_ques
     from serving.eval.qa_format import QAFormatError
     from serving.stages import IndexNotReady
 
+    if url is None and _config(ctx).answer.writer_kind == "llm":
+        logs.redirect_native_stderr()  # vLLM's engine process: its output into the log file
     try:
         report, paths = run_answer_eval(_config(ctx), Path(qa_file), out_dir=Path(out_dir) if out_dir else None,
                                         max_questions=max_questions, progress=click.echo, url=url)
@@ -576,16 +657,31 @@ def reranker_evaluate(ctx: click.Context, beir_dir: str, queries_file: str, spli
 @click.pass_context
 def demo(ctx: click.Context, corpus: str | None, question: str) -> None:
     """The main job on the embedded default: install models, ingest a sample corpus, answer a question."""
-    ctx.invoke(models_install, force=False)
+    from cluster.models.install import ModelInstallError, install_default_models
+
+    cfg = _config(ctx)
+    home = Path(cfg.models.home).expanduser()
+    try:
+        manifests = install_default_models(home)
+    except ModelInstallError as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(f"== models ready in {home} (checksums verified)")
+    for m in manifests:
+        click.echo(f"   installed {m.name} ({m.kind}{f', dim {m.dim}' if m.kind == 'embedder' else ''})")
     corpus = corpus or str(Path(__file__).resolve().parent.parent / "samples" / "corpus")
-    click.echo(f"\n== ingesting {corpus} into {_config(ctx).storage.data_dir}")
-    ctx.invoke(ingest, path=corpus, source="samples", prune=False, report_path=None, no_progress=False)
+    click.echo(f"\n== ingesting {corpus} into {cfg.storage.data_dir}")
+    report = _run_ingest(cfg, corpus, source="samples", prune=False)
+    click.echo(report.summary(max_failures=5))
     click.echo(f"\n== question: {question}\n(top passages: the router's method mix of BM25 + vector retrieval)")
     ctx.invoke(search, query=question, mode="auto", top_k=5, as_json=False)
-    if _config(ctx).answer.enabled:
-        click.echo("\n== answer (writer + verifier on vLLM; refuses when the passages do not support an answer)")
-        ctx.invoke(ask, question=question, top_k=None, budget_tokens=None, stream=True, no_llm_analysis=False,
+    if cfg.answer.enabled:
+        llm = cfg.answer.writer_kind == "llm"
+        click.echo("\n== answer " + ("(vLLM writer + verifier" if llm else
+                                      "(extractive: the passages' best-supported sentences, quoted")
+                   + "; refuses when the passages do not support an answer)")
+        ctx.invoke(ask, question=question, top_k=None, budget_tokens=None, stream=llm, no_llm_analysis=False,
                    url=None, as_json=False)
+    click.echo(f"\n(logs of Ray{' and vLLM' if cfg.answer.writer_kind == 'llm' else ''}: {_log_file(ctx)})")
 
 
 if __name__ == "__main__":  # pragma: no cover

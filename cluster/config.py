@@ -172,8 +172,12 @@ class RerankConfig(BaseModel):
     top_n: int = Field(50, ge=1, le=1000, description="candidates rescored by the cross-encoder")
     weight: float = Field(0.5, ge=0, le=1, description="cross-encoder share when interpolating with the fused "
                                                        "retrieval score (min-max normalised over top_n)")
-    batch_size: int = Field(32, ge=1, le=1024)
-    max_length: int = Field(512, ge=16)
+    batch_size: int = Field(16, ge=1, le=1024, description="pairs per ONNX call (16: fastest on 2 cores)")
+    max_length: int | None = Field(
+        None, ge=32, le=512, description="tokens of a (query, passage) pair; None: the model's own window (256)")
+    passage_window: bool = Field(
+        False, description="a passage longer than the pair window is cut to its sentence window sharing the most "
+                           "query terms (else the tokenizer cuts its tail)")
 
 
 class LLMConfig(BaseModel):
@@ -184,6 +188,11 @@ class LLMConfig(BaseModel):
     instruct model, fine for CPU machines and CI); ``model_dir`` points at any local Hugging Face
     folder (e.g. an 8B instruct model on GPU hosts: ``tensor_parallel_size``, ``gpus``)."""
 
+    kind: Literal["auto", "extractive", "llm"] = Field(
+        "auto", description="writer only: 'extractive' quotes the best evidence sentences (no LLM; the cross-encoder "
+                            "scores them), 'llm' generates with vLLM (extractive answers are its fallback), 'auto' "
+                            "= llm when the writer is served on GPUs (gpus > 0), else extractive (a 135M model on "
+                            "2 CPU cores writes worse answers than it quotes, minutes later)")
     model: str = "smollm2-135m-instruct"
     model_dir: Path | None = None
     dtype: str = Field("auto", description="vLLM dtype (auto: the checkpoint's; bfloat16 on CPU)")
@@ -199,8 +208,42 @@ class LLMConfig(BaseModel):
                                 "(one core per NUMA node is kept for its scheduler) on machines with more than 4 "
                                 "CPUs, every CPU on smaller ones (keeping one of two cores idle halves the speed)")
     replicas: int = Field(1, ge=1, description="Serve replicas of this model")
-    cpus: float = Field(1.0, gt=0, description="Ray CPUs per replica")
+    cpus: float | None = Field(
+        None, gt=0, description="Ray CPUs per replica; default: 1 on GPU hosts, on CPU-only clusters what the "
+                                "other deployments leave (at most 1, at least 0.2)")
     gpus: float = Field(0.0, ge=0, description="GPUs per replica (tensor_parallel_size on GPU hosts)")
+    repetition_penalty: float = Field(
+        1.15, gt=0, le=2, description="vLLM sampling: >1 discourages every token already in the prompt or the output "
+                                      "(1: off); keeps small models out of loops")
+    frequency_penalty: float = Field(
+        0.3, ge=-2, le=2, description="vLLM sampling: subtracted from a token's logit per earlier occurrence in the "
+                                      "output (0: off)")
+    presence_penalty: float = Field(
+        0.0, ge=-2, le=2, description="vLLM sampling: subtracted once from the logit of any token already in the "
+                                      "output (0: off)")
+
+
+class ExtractiveConfig(BaseModel):
+    """The extractive answerer: the best evidence sentences of the context pack, quoted verbatim.
+
+    Each sentence is scored by the cross-encoder on (question, sentence) and combined with its
+    passage's retrieval score; the best 1–``max_sentences`` are quoted with their ``[n]``. Whether
+    the question is answerable is decided by a calibrated score (the best cross-encoder logit, question
+    coverage, answer type) against ``threshold``: None uses the model and threshold fitted on dev data
+    and stored with the cross-encoder (``answerability.json``, ``bench/answer_calibrate.py``)."""
+
+    max_sentences: int = Field(3, ge=1, le=10, description="sentences quoted at most")
+    threshold: float | None = Field(None, description="answerability threshold on the calibrated answerability "
+                                                      "score (a logit); None: the value stored with the cross-encoder "
+                                                      "(answerability.json); higher refuses more")
+    feature_sentences: int = Field(5, ge=1, le=50, description="top sentences whose coverage and answer type "
+                                                               "count for answerability")
+    passage_weight: float = Field(0.3, ge=0, le=1, description="share of the passage's retrieval score in a "
+                                                               "sentence's score (the rest: the cross-encoder)")
+    relative_cutoff: float = Field(0.8, ge=0, le=1, description="a 2nd/3rd sentence is quoted only if its score "
+                                                                "reaches this share of the best one's")
+    max_candidates: int = Field(48, ge=1, le=500, description="sentences scored per question (best passages first)")
+    max_sentence_chars: int = Field(600, ge=40, description="longer sentences are cut at this many characters")
 
 
 class AnswerConfig(BaseModel):
@@ -208,6 +251,7 @@ class AnswerConfig(BaseModel):
 
     enabled: bool = Field(True, description="serve /v1/answer (starts the vLLM deployment)")
     writer: LLMConfig = Field(default_factory=LLMConfig)
+    extractive: ExtractiveConfig = Field(default_factory=ExtractiveConfig)
     verifier: LLMConfig | None = Field(None, description="a separate verifier model; None: the writer's engine")
     llm_analysis: bool = Field(True, description="one LLM call analyses the question (intent, rephrasings, HyDE, "
                                                  "route); the rule-based analyser is the fallback")
@@ -233,6 +277,18 @@ class AnswerConfig(BaseModel):
     timeout_s: float = Field(180.0, gt=0, description="per-request limit (504 after it)")
     max_concurrent: int = Field(8, ge=1, description="answers in flight per ingress replica; more get 429")
     retry_after_s: int = Field(5, ge=1, description="Retry-After of a 429")
+
+    @property
+    def writer_kind(self) -> Literal["extractive", "llm"]:
+        """The writer that runs: ``answer.writer.kind``, with ``auto`` resolved (llm when it has GPUs).
+
+        >>> AnswerConfig().writer_kind, AnswerConfig(writer={"gpus": 1}).writer_kind
+        ('extractive', 'llm')
+        """
+        kind = self.writer.kind
+        if kind == "auto":
+            return "llm" if self.writer.gpus > 0 else "extractive"
+        return kind
 
 
 class ServeConfig(BaseModel):
@@ -263,6 +319,8 @@ class ServeConfig(BaseModel):
     result_cache_size: int = Field(2_000, ge=0, description="responses kept (keyed by index version + request)")
     refresh_interval_s: float = Field(2.0, ge=0, description="how often replicas look for a new index version")
     request_timeout_s: float = Field(30.0, gt=0)
+    start_timeout_s: float = Field(600.0, gt=0, description="`strata serve` gives up (and says what it waited for) "
+                                                            "when the app is not running after this long")
 
 
 class RayConfig(BaseModel):

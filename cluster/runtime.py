@@ -10,25 +10,54 @@ import os
 
 import ray
 
+from cluster import logs
 from cluster.config import RayConfig
 
 log = logging.getLogger(__name__)
 
+PATIENT_START_ENV: dict[str, str] = {
+    "RAY_agent_register_timeout_ms": "120000",
+    "RAY_raylet_start_wait_time_s": "120",
+}
+"""Ray start-up timeouts, raised: on a busy 2-core machine Ray's dashboard agent can take more than
+30 s to start, and the raylet then aborts ("Timed out waiting for file metrics_agent_port")."""
 
-def init_ray(settings: RayConfig, *, env: dict[str, str] | None = None) -> None:
+
+def patient_ray_start() -> None:
+    """Set :data:`PATIENT_START_ENV` in this process's environment unless already set (a user's
+    value wins). Ray's processes read these when they start, so call it before ``ray.init``."""
+    for key, value in PATIENT_START_ENV.items():
+        os.environ.setdefault(key, value)
+
+
+def init_ray(settings: RayConfig, *, env: dict[str, str] | None = None, verbose: bool | None = None) -> None:
     """Connect this process to Ray once. With ``settings.address`` or ``$RAY_ADDRESS`` it joins
-    that cluster; otherwise it starts an embedded one sized by ``settings.num_cpus``."""
+    that cluster; otherwise it starts an embedded one sized by ``settings.num_cpus``.
+
+    ``verbose`` forwards the workers' output to this process's console (``log_to_driver``, Ray's
+    default). None follows :mod:`cluster.logs`: off when the ``strata`` command runs without ``-v``
+    (the output stays in the Ray session's log folder, named in the log file), on otherwise. Start-up
+    waits as patiently as :data:`PATIENT_START_ENV` says."""
     if ray.is_initialized():
         return
+    if verbose is None:
+        verbose = not logs.quiet()
+    logs.quiet_libraries()  # Ray's console handler (set up by `import ray`): into the log file
+    logs.redirect_native_stderr()  # the C++ core worker's stderr lines too
     runtime_env = {"env_vars": {k: v for k, v in (env or {}).items()}} if env else None
     address = settings.address or os.environ.get("RAY_ADDRESS")
     if address:
         log.info("joining Ray cluster at %s", address)
-        ray.init(address=address, runtime_env=runtime_env, log_to_driver=True)
-        return
-    kwargs: dict = {"include_dashboard": False, "log_to_driver": True, "runtime_env": runtime_env}
-    if settings.num_cpus is not None:
-        kwargs["num_cpus"] = settings.num_cpus
-    if settings.metrics_export_port is not None:
-        kwargs["_metrics_export_port"] = settings.metrics_export_port
-    ray.init(**kwargs)
+        context = ray.init(address=address, runtime_env=runtime_env, log_to_driver=verbose)
+    else:
+        patient_ray_start()
+        kwargs: dict = {"include_dashboard": False, "log_to_driver": verbose, "runtime_env": runtime_env}
+        if settings.num_cpus is not None:
+            kwargs["num_cpus"] = settings.num_cpus
+        if settings.metrics_export_port is not None:
+            kwargs["_metrics_export_port"] = settings.metrics_export_port
+        context = ray.init(**kwargs)
+    logs.quiet_libraries()
+    session_dir = (getattr(context, "address_info", None) or {}).get("session_dir")
+    if session_dir and not verbose:
+        log.info("Ray workers' output is not shown here; it is in %s", os.path.join(session_dir, "logs"))

@@ -16,13 +16,19 @@ from ray.serve import Application
 from cluster.config import StrataConfig, load_config
 
 
-def build_application(cfg: StrataConfig) -> Application:
-    """Bind every deployment with the replica counts and fractional CPUs of ``cfg.serve``."""
+def build_application(cfg: StrataConfig, cluster: dict[str, float] | None = None) -> Application:
+    """Bind every deployment with the replica counts and fractional CPUs of ``cfg.serve``, sized for
+    ``cluster`` (default: the connected Ray cluster's resources); raises
+    :class:`~serving.resources.ResourceShortfall` at once when the application cannot be placed."""
     from serving.deployments import (
         AwarenessExpanderDeployment, HybridRetrieverDeployment, LLMDeployment, QueryEmbedder, RerankerDeployment,
         StrataIngress,
     )
+    from serving.resources import check_fits, cluster_resources, plan_reservations
 
+    cluster = cluster if cluster is not None else cluster_resources()
+    plan = {r.deployment: r for r in plan_reservations(cfg, cluster)}
+    check_fits(list(plan.values()), cluster)
     s = cfg.serve
     # Replicas may start in another working directory (or on another node): make paths absolute here.
     cfg = cfg.model_copy(deep=True)
@@ -44,16 +50,17 @@ def build_application(cfg: StrataConfig) -> Application:
     retriever = HybridRetrieverDeployment.options(**opts(s.retriever_replicas, s.retriever_cpus)).bind(config)
     expander = AwarenessExpanderDeployment.options(**opts(s.expander_replicas, s.expander_cpus)).bind(config)
     reranker = None
-    if cfg.rerank.enabled:
+    if cfg.rerank.enabled or cfg.answer.enabled:  # the rerank stage and the extractive answerer's sentence scores
         reranker = RerankerDeployment.options(**opts(s.reranker_replicas, s.reranker_cpus, **model_gpus)).bind(config)
     writer = verifier = None
-    if cfg.answer.enabled:
-        def llm_opts(llm) -> dict[str, Any]:
-            return opts(llm.replicas, llm.cpus, **({"num_gpus": llm.gpus} if llm.gpus else {}))
+    if cfg.answer.enabled and cfg.answer.writer_kind == "llm":
+        def llm_opts(name: str, llm) -> dict[str, Any]:
+            return opts(llm.replicas, plan[name].cpus, **({"num_gpus": llm.gpus} if llm.gpus else {}))
 
-        writer = LLMDeployment.options(name="LLMWriter", **llm_opts(cfg.answer.writer)).bind(config, "writer")
+        writer = LLMDeployment.options(name="LLMWriter", **llm_opts("LLMWriter", cfg.answer.writer)).bind(config, "writer")
         if cfg.answer.verifier is not None:
-            verifier = LLMDeployment.options(name="LLMVerifier", **llm_opts(cfg.answer.verifier)).bind(config, "verifier")
+            verifier = LLMDeployment.options(name="LLMVerifier", **llm_opts("LLMVerifier", cfg.answer.verifier)).bind(
+                config, "verifier")
     return StrataIngress.options(**opts(s.ingress_replicas, s.ingress_cpus)).bind(
         config, embedder, retriever, expander, reranker, writer, verifier)
 
@@ -72,3 +79,49 @@ def build_app(args: dict[str, Any] | None = None) -> Application:
             raise ValueError(f"application argument {dotted!r}: use 'section.key' (e.g. serve.retriever_replicas)")
         overrides.setdefault(section, {})[key] = value
     return build_application(load_config(path, **overrides))
+
+
+class StartTimeout(RuntimeError):
+    """The application did not become ready in ``serve.start_timeout_s`` (the message says what waits)."""
+
+
+def deploy(cfg: StrataConfig, *, host: str | None = None, port: int | None = None,
+           timeout_s: float | None = None, say=None) -> str:
+    """Start Serve's HTTP proxy and the application on the connected Ray cluster and wait until it is
+    RUNNING — at most ``timeout_s`` (``serve.start_timeout_s``). Raises
+    :class:`~serving.resources.ResourceShortfall` within seconds when it cannot be placed,
+    :class:`StartTimeout` (with every deployment's status message) when it does not come up, and
+    ``RuntimeError`` when a deployment fails. Returns the base URL.
+
+    >>> # init_ray(cfg.ray); url = deploy(cfg)      # http://127.0.0.1:8000
+    """
+    import time
+
+    from ray import serve
+    from ray.serve.schema import ApplicationStatus
+
+    host, port = host or cfg.serve.host, port or cfg.serve.port
+    timeout_s = cfg.serve.start_timeout_s if timeout_s is None else timeout_s
+    app = build_application(cfg)  # checks the reservations against the cluster first
+    serve.start(http_options={"host": host, "port": port})
+    serve.run_many([serve.RunTarget(target=app, name=cfg.serve.app_name, route_prefix=cfg.serve.route_prefix)],
+                   wait_for_ingress_deployment_creation=False, wait_for_applications_running=False)
+    deadline = time.monotonic() + timeout_s
+    last = ""
+    while True:
+        status = serve.status().applications.get(cfg.serve.app_name)
+        if status is not None and status.status == ApplicationStatus.RUNNING:
+            return f"http://{host}:{port}{cfg.serve.route_prefix.rstrip('/')}"
+        detail = "" if status is None else "; ".join(
+            f"{name}: {d.status.value}{' — ' + d.message if d.message else ''}" for name, d in status.deployments.items()
+            if d.status.value != "HEALTHY")
+        if status is not None and status.status in (ApplicationStatus.DEPLOY_FAILED, ApplicationStatus.UNHEALTHY):
+            raise RuntimeError(f"the Strata app failed to deploy ({status.status.value}): {status.message or detail}")
+        if say is not None and detail and detail != last:
+            say(f"waiting for: {detail}")
+            last = detail
+        if time.monotonic() > deadline:
+            serve.delete(cfg.serve.app_name)
+            raise StartTimeout(f"the Strata app was not ready within {timeout_s:.0f} s (serve.start_timeout_s); "
+                               f"still waiting for: {detail or 'the application to start'}")
+        time.sleep(1.0)

@@ -108,11 +108,16 @@ class LocalStages:
         self.cfg = cfg
         self.index = IndexHandle(cfg)
         self.encoder = QueryEncoder.load(cfg)
-        self.reranker = None
-        if cfg.rerank.enabled:
+        self._reranker = None
+
+    @property
+    def reranker(self):
+        """The cross-encoder, loaded on first use (the rerank stage, the extractive answerer)."""
+        if self._reranker is None:
             from serving.rerank import CrossEncoderReranker
 
-            self.reranker = CrossEncoderReranker.from_config(cfg)
+            self._reranker = CrossEncoderReranker.from_config(self.cfg)
+        return self._reranker
 
     async def embed(self, texts: list[str]) -> list[np.ndarray]:
         return self.encoder.encode(texts)
@@ -121,8 +126,6 @@ class LocalStages:
         return retrieve_rows(self.index, plan, vectors, filters, depth)
 
     async def rerank(self, query: str, texts: list[str]) -> list[float]:
-        if self.reranker is None:
-            raise RuntimeError("no cross-encoder configured")
         return self.reranker.score(query, texts)
 
     async def expand(self, candidates, sections, vectors, target_texts, settings) -> ExpansionResult:
@@ -133,4 +136,4 @@ class LocalStages:
 
     async def ready(self) -> dict[str, str]:
         return {"index": self.index.version(), "embedder": self.encoder.fingerprint,
-                "reranker": self.reranker.name if self.reranker else "off"}
+                "reranker": self._reranker.name if self._reranker else ("on first use" if self.cfg.rerank.enabled else "off")}

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-# On a busy 2-core machine Ray's dashboard agent can take >30 s to start; the raylet then aborts
-# ("Timed out waiting for file metrics_agent_port"). Give it time instead of failing.
-os.environ.setdefault("RAY_agent_register_timeout_ms", "120000")
-os.environ.setdefault("RAY_raylet_start_wait_time_s", "120")
-
+from cluster.runtime import patient_ray_start
 from support import METRICS_PORT, SAMPLES, make_config
+
+# On a busy 2-core machine Ray's dashboard agent can take >30 s to start; the raylet then aborts
+# ("Timed out waiting for file metrics_agent_port"). The tests' ray.init waits as long as `strata` does.
+patient_ray_start()
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -104,14 +104,16 @@ def install_reranker(target: Path, *, source: Path | None = None, model_sha256: 
     from cluster.models.manifest import read_manifest
 
     target = Path(target)
-    if not force and (manifest := _intact(target)) is not None and \
-            (model_sha256 is None or manifest.model_sha256 == model_sha256):
-        return manifest
     source = Path(source or RERANKER_ARTIFACT)
     try:
-        manifest = read_manifest(source)
+        shipped = read_manifest(source)
     except FileNotFoundError as exc:
         raise ModelInstallError(f"the shipped reranker is missing: {exc}") from exc
+    # An intact install of the same files is kept; a newer shipped file set (e.g. a new calibration) replaces it.
+    if not force and (installed := _intact(target)) is not None and installed.files == shipped.files and \
+            (model_sha256 is None or installed.model_sha256 == model_sha256):
+        return installed
+    manifest = shipped
     if model_sha256 is not None and manifest.model_sha256 != model_sha256:
         raise ModelInstallError(f"{source}/strata-model.json names weights {manifest.model_sha256}, "
                                 f"not the vetted {model_sha256}")
@@ -175,3 +177,21 @@ def _patch_tokenizer_config(path: Path, max_tokens: int) -> None:
     config = json.loads(path.read_text())
     config["model_max_length"] = max_tokens
     path.write_text(json.dumps(config, indent=2) + "\n")
+
+
+def store_answerability(record: dict, *, models_home: Path, source: Path | None = None) -> Path:
+    """Store the extractive answerer's calibration (``answerability.json``, written by
+    ``bench/answer_calibrate.py --write``) beside the shipped cross-encoder, add it to the artifact's
+    manifest, and reinstall the model under ``models_home``. Returns the stored file."""
+    import json
+
+    from cluster.models.manifest import read_manifest
+
+    source = Path(source or RERANKER_ARTIFACT)
+    path = source / "answerability.json"
+    path.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")
+    manifest = read_manifest(source)
+    manifest.files["answerability.json"] = sha256_file(path)
+    manifest.write(source)
+    install_reranker(Path(models_home).expanduser() / DEFAULT_RERANKER, source=source, force=True)
+    return path

@@ -1,9 +1,10 @@
 """Answers in one process: ``AnswerPipeline(cfg).answer(AnswerRequest(question=...))``.
 
 The same :class:`~serving.answer.service.AnswerService` the Serve app runs, over the in-process
-search stages and vLLM engines started here (tens of seconds on CPU) — ``strata ask``, ``strata
-demo``, answer evaluation. vLLM starts its engine core with multiprocessing *spawn*: a script that
-uses this needs an ``if __name__ == "__main__":`` guard.
+search stages — ``strata ask``, ``strata demo``, answer evaluation. The extractive writer (the
+default on CPU) needs no LLM; with ``answer.writer.kind = "llm"`` the vLLM engines start here (tens
+of seconds on CPU). vLLM starts its engine core with multiprocessing *spawn*: a script that uses
+that path needs an ``if __name__ == "__main__":`` guard.
 
 >>> # with AnswerPipeline(load_config()) as pipe:
 >>> #     print(pipe.answer(AnswerRequest(question="How do I create a virtual environment?")).answer)
@@ -24,7 +25,9 @@ class AnswerPipeline:
     def __init__(self, cfg: StrataConfig, llm: LocalLLM | None = None) -> None:
         self.cfg = cfg
         self.search = SearchPipeline(cfg)
-        self.llm = llm or LocalLLM.start(cfg)
+        if llm is None and cfg.answer.writer_kind == "llm":
+            llm = LocalLLM.start(cfg)
+        self.llm = llm
         self.service = AnswerService(cfg, self.search.service, self.llm)
 
     def answer(self, request: AnswerRequest) -> AnswerResponse:
@@ -43,7 +46,9 @@ class AnswerPipeline:
                 return
 
     def close(self) -> None:
-        self.llm.shutdown()
+        if self.llm is not None:
+            self.llm.shutdown()
+            self.llm = None
         self.search.close()
 
     def __enter__(self) -> "AnswerPipeline":

@@ -1,20 +1,25 @@
-"""``POST /v1/answer``: analyse → context pack → writer → verifier → (widen and retry) → answer or refuse.
+"""``POST /v1/answer``: context pack → writer → verifier → answer, or an honest refusal.
 
 One orchestration for the Serve ingress (LLMs behind deployment handles) and the in-process
 pipeline (``strata ask``): :class:`AnswerService` over a :class:`~serving.api.serving.SearchService`
-(retrieval, awareness expansion, the query embedder) and an :class:`~serving.llm.client.LLMClient`.
+(retrieval, rerank, awareness expansion, the query embedder and the cross-encoder stage) and,
+for the generative writer, an :class:`~serving.llm.client.LLMClient`.
 
-1. **Analysis** — one LLM call (intent, complexity, rephrasings, keywords, HyDE passage, route);
-   the rule-based analyser is the fallback and always runs underneath.
-2. **Context** — ``/v1/context`` with the hints; passages are numbered ``[1..N]`` in document order
-   and trimmed (lowest score first) to the prompt token budget.
-3. **Writer** — vLLM structured output (:class:`~serving.answer.forms.WriterForm`); the ``answer``
-   field streams as it is generated.
-4. **Verifier** — deterministic checks (:mod:`serving.answer.verify`) plus the verifier LLM's judgment.
-5. **Retry** — a failed or blank attempt retries with a widened context (``answer.widen``: heading-
-   bounded, sliding window, whole section; budget × ``widen_budget_factor``), then **refuses**.
+The writer is ``answer.writer.kind`` (``auto``: generative on GPU writers, else extractive):
 
->>> # service = AnswerService(cfg, search_service, LocalLLM.start(cfg))
+* **extractive** — the context pack's best evidence sentences, scored by the cross-encoder
+  (:mod:`serving.answer.extractive`), quoted verbatim with their ``[n]`` and a short answer span;
+  below the calibrated answerability threshold it refuses. No LLM.
+* **llm** — 1. LLM query analysis (rules as the fallback); 2. the context pack, best passages first,
+  trimmed to the prompt budget; 3. the writer in plain text with repetition penalties, stopped at
+  once when its output degenerates (:mod:`serving.answer.degenerate`); 4. citations attributed
+  per sentence to the passage that supports it (:mod:`serving.answer.attribution`), then the
+  deterministic verifier (+ the advisory LLM judgment); 5. a blank or failed attempt retries with
+  a widened context (``answer.widen``, budget × ``widen_budget_factor``) — a degenerate one does
+  not; 6. without a verified answer, the **extractive answerer is the fallback**, then refusal.
+
+>>> # service = AnswerService(cfg, search_service)                  # extractive, no LLM
+>>> # service = AnswerService(cfg, search_service, LocalLLM.start(cfg))  # answer.writer.kind = "llm"
 >>> # (await service.answer(AnswerRequest(question="Which flag makes epoll edge-triggered?"))).answer
 """
 
@@ -24,18 +29,23 @@ import asyncio
 import hashlib
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 
 from cluster.config import StrataConfig
 from cluster.telemetry.metrics import answer_metrics
 from cluster.telemetry.tracing import span
 from serving.analysis.llm import LLMHints, analyse_with_llm
-from serving.answer.citations import all_cited
-from serving.answer.forms import FormError, JudgeForm, WriterForm, parse_form, schema_of
-from serving.answer.prompts import judge_messages, writer_messages
-from serving.answer.stream import JsonFieldStream
+from serving.answer.attribution import attribute
+from serving.answer.citations import all_cited, strip_markers
+from serving.answer.degenerate import DegenerationGuard, degeneration
+from serving.answer.extractive import ExtractiveAnswer, ExtractiveAnswerer, header_for, resolve_answerability
+from serving.answer.forms import JudgeForm, WriterForm, parse_form, schema_of
+from serving.answer.prompts import is_no_answer, judge_messages, writer_text_messages
+from serving.answer.span import answer_span
 from serving.answer.verify import check_answer, final_verdict
 from serving.api.protocol import (
-    AnalysisInfo, AnswerRequest, AnswerResponse, AttemptInfo, Citation, ContextRequest, LLMJudgment,
+    AnalysisInfo, AnswerRequest, AnswerResponse, AttemptInfo, Citation, ContextRequest, ExtractiveInfo, LLMJudgment,
     OverloadedError, Passage, Verification, check_answer_limits,
 )
 from serving.api.serving import SearchService
@@ -59,14 +69,25 @@ def _citation(n: int, p: Passage) -> Citation:
 
 
 class AnswerService:
-    def __init__(self, cfg: StrataConfig, search: SearchService, llm: LLMClient) -> None:
+    def __init__(self, cfg: StrataConfig, search: SearchService, llm: LLMClient | None = None) -> None:
         self.cfg = cfg
         self.search = search
+        self.kind = cfg.answer.writer_kind
+        if self.kind == "llm" and llm is None:
+            raise ValueError("answer.writer.kind resolves to 'llm' but no LLM client was given")
         self.llm = llm
+        self.extractive = ExtractiveAnswerer(cfg.answer.extractive, resolve_answerability(cfg), search.stages.rerank)
+        verifier = cfg.answer.verifier or cfg.answer.writer
+        self.models = ({"writer": cfg.answer.writer.model, "verifier": verifier.model, "fallback": self.extractive_name}
+                       if self.kind == "llm" else {"writer": self.extractive_name, "verifier": "deterministic"})
         self.cache = LruCache(cfg.answer.cache_size)
         self.in_flight = 0
         settings = "|".join(getattr(cfg, name).model_dump_json() for name in ("answer", "retrieval", "awareness", "rerank"))
         self.config_key = hashlib.sha256(settings.encode()).hexdigest()[:16]
+
+    @property
+    def extractive_name(self) -> str:
+        return f"extractive:{self.cfg.rerank.model_dir or self.cfg.rerank.model}"
 
     # -- admission (429) ---------------------------------------------------------------------------------
     def acquire(self) -> None:
@@ -133,9 +154,7 @@ class AnswerService:
 
     # -- the orchestration -------------------------------------------------------------------------------
     async def _answer(self, request: AnswerRequest, emit: Emit | None) -> AnswerResponse:
-        settings = self.cfg.answer
         t0 = time.perf_counter()
-        timings: dict[str, float] = {}
         version = await self.search.stages.index_version()
         key = (version, self.config_key, " ".join(request.question.lower().split()),
                request.model_dump_json(exclude={"stream", "use_cache", "question"}))
@@ -143,97 +162,173 @@ class AnswerService:
             if emit is not None and cached.answer:
                 await emit("token", {"text": cached.answer})
             return cached.model_copy(update={"cached": True, "timings_ms": {"total": (time.perf_counter() - t0) * 1000}})
-        usage = {"prompt_tokens": 0, "completion_tokens": 0}
-        metrics = answer_metrics()
-        ttft_recorded = False
-
-        def count(role: str, prompt_tokens: int, completion_tokens: int) -> None:
-            usage["prompt_tokens"] += prompt_tokens
-            usage["completion_tokens"] += completion_tokens
-            if metrics is not None:
-                model = self.llm.model(role)
-                metrics.tokens.inc(prompt_tokens, tags={"model": model, "role": role, "direction": "in"})
-                metrics.tokens.inc(completion_tokens, tags={"model": model, "role": role, "direction": "out"})
-
-        with span("answer", question_chars=len(request.question)):
-            s = time.perf_counter()
-            hints, analysis = await self._analyse(request)
-            if hints is not None:
-                count("verifier", hints.usage.get("prompt_tokens", 0), hints.usage.get("completion_tokens", 0))
-            timings["analyse"] = (time.perf_counter() - s) * 1000
-            attempts: list[AttemptInfo] = []
-            retries = settings.max_retries if request.max_retries is None else request.max_retries
-            budget = request.budget_tokens or settings.budget_tokens
-            verification = Verification(verdict="refused", reasons=["no attempt made"])
-            context = None
-            passages: list[Passage] = []
-            form: WriterForm | None = None
-            for attempt in range(retries + 1):
-                expansion = None if attempt == 0 else settings.widen[min(attempt - 1, len(settings.widen) - 1)]
-                attempt_budget = int(budget * settings.widen_budget_factor ** attempt)
-                if attempt:
-                    if metrics is not None:
-                        metrics.retries.inc(tags={"expansion": expansion})
-                    if emit is not None:
-                        await emit("retry", {"attempt": attempt, "expansion": expansion, "reasons": verification.reasons})
-                s = time.perf_counter()
-                context = await self.search.context(ContextRequest(
-                    query=request.question, top_k=request.top_k or settings.top_k, budget_tokens=attempt_budget,
-                    filters=request.filters, expansion=expansion, awareness=True if attempt else None,
-                    window=1 + attempt if expansion == "window" else None, use_cache=request.use_cache), hints)
-                timings["context"] = timings.get("context", 0.0) + (time.perf_counter() - s) * 1000
-                if not context.passages:
-                    verification = Verification(verdict="blank", reasons=["retrieval found no passages"])
-                    attempts.append(AttemptInfo(attempt=attempt, expansion=expansion or "route", budget_tokens=attempt_budget,
-                                                passages=0, verdict="blank", reasons=verification.reasons))
-                    break
-                passages, trimmed, messages, prompt_tokens = await self._fit(request.question, context.passages)
-                s = time.perf_counter()
-                try:
-                    event = await self._write(messages, emit, t0, record_ttft=not ttft_recorded)
-                    ttft_recorded = ttft_recorded or event.ttft_s is not None
-                    count("writer", event.prompt_tokens, event.completion_tokens)
-                    form = parse_form(WriterForm, event.text)
-                except FormError as exc:
-                    form = None
-                    verification = Verification(verdict="fail", reasons=[f"writer output is not a valid answer form: {exc}"])
-                except PromptTooLong as exc:
-                    form = None
-                    verification = Verification(verdict="fail", reasons=[f"prompt too long even after trimming: {exc}"])
-                timings["write"] = timings.get("write", 0.0) + (time.perf_counter() - s) * 1000
-                if form is not None:
-                    s = time.perf_counter()
-                    verification = await self._verify(request.question, form, passages, count)
-                    timings["verify"] = timings.get("verify", 0.0) + (time.perf_counter() - s) * 1000
-                if metrics is not None:
-                    metrics.verifications.inc(tags={"result": verification.verdict})
-                attempts.append(AttemptInfo(
-                    attempt=attempt, expansion=expansion or "route", budget_tokens=attempt_budget, passages=len(passages),
-                    trimmed=trimmed, prompt_tokens=prompt_tokens, verdict=verification.verdict, reasons=verification.reasons))
-                if verification.verdict == "pass":
-                    break
-        timings["total"] = (time.perf_counter() - t0) * 1000
-        answered = verification.verdict == "pass" and form is not None
-        models = {"writer": self.llm.model("writer"), "verifier": self.llm.model("verifier")}
-        common = dict(question=request.question, index_version=context.index_version if context else version,
-                      attempts=attempts, route=context.route if context else None, analysis=analysis, models=models,
-                      usage=usage, timings_ms={k: round(v, 3) for k, v in timings.items()})
-        if answered:
-            numbers = [n for n in dict.fromkeys(all_cited(form.answer) + list(form.cited_ids)) if 1 <= n <= len(passages)]
-            response = AnswerResponse(answer=form.answer.strip(), answer_value=form.answer_value.strip() or None,
-                                      explanation=form.explanation.strip() or None, refused=False,
-                                      citations=[_citation(n, passages[n - 1]) for n in sorted(numbers)],
-                                      verification=verification, **common)
-        else:
-            reasons = verification.reasons or ["no supported answer"]
-            response = AnswerResponse(answer="", refused=True, refusal_reason=f"{REFUSAL} ({'; '.join(reasons)[:500]})",
-                                      verification=verification.model_copy(update={"verdict": "refused"}), **common)
-        if metrics is not None:
-            outcome = "answered" if answered else "refused"
-            metrics.requests.inc(tags={"outcome": outcome})
-            metrics.answer_seconds.observe(timings["total"] / 1000, tags={"outcome": outcome})
+        run = _Run(t0=t0, metrics=answer_metrics())
+        with span("answer", question_chars=len(request.question), writer=self.kind):
+            if self.kind == "extractive":
+                response = await self._extractive_answer(request, emit, run, version)
+            else:
+                response = await self._generative_answer(request, emit, run, version)
+        if run.metrics is not None:
+            outcome = "refused" if response.refused else "answered"
+            run.metrics.requests.inc(tags={"outcome": outcome})
+            run.metrics.answer_seconds.observe(response.timings_ms["total"] / 1000, tags={"outcome": outcome})
         self.cache.put(key, response)
         return response
+
+    async def _context(self, request: AnswerRequest, run: "_Run", *, attempt: int, hints: LLMHints | None = None):
+        """The context pack of attempt ``attempt`` (0: the route's; then ``answer.widen`` with a larger budget)."""
+        settings = self.cfg.answer
+        expansion = None if attempt == 0 else settings.widen[min(attempt - 1, len(settings.widen) - 1)]
+        budget = int((request.budget_tokens or settings.budget_tokens) * settings.widen_budget_factor ** attempt)
+        with run.stage("context"):
+            context = await self.search.context(ContextRequest(
+                query=request.question, top_k=request.top_k or settings.top_k, budget_tokens=budget,
+                filters=request.filters, expansion=expansion, awareness=True if attempt else None,
+                window=1 + attempt if expansion == "window" else None, use_cache=request.use_cache), hints)
+        return context, expansion or "route", budget
+
+    async def _extract(self, question: str, passages: list[Passage], run: "_Run") -> ExtractiveAnswer:
+        with run.stage("extract"):
+            return await self.extractive.answer(
+                question, [(p.text, header_for(p.path, p.section_path, p.title), p.score) for p in passages])
+
+    async def _extractive_answer(self, request: AnswerRequest, emit: Emit | None, run: "_Run",
+                                 version: str) -> AnswerResponse:
+        analysis = AnalysisInfo(source="rules", note="extractive writer: no LLM")
+        context, expansion, budget = await self._context(request, run, attempt=0)
+        passages = list(context.passages)
+        if not passages:
+            run.attempts.append(AttemptInfo(attempt=0, expansion=expansion, budget_tokens=budget, passages=0,
+                                            verdict="blank", reasons=["retrieval found no passages"]))
+            return self._refusal(request, run, context, version, analysis, ["retrieval found no passages"])
+        extracted = await self._extract(request.question, passages, run)
+        return await self._finish_extractive(request, emit, run, context, version, analysis, passages, extracted,
+                                             expansion=expansion, budget=budget, attempt=0)
+
+    async def _finish_extractive(self, request, emit, run, context, version, analysis, passages, extracted, *,
+                                 expansion: str, budget: int, attempt: int, note: str | None = None) -> AnswerResponse:
+        """Verify an extractive answer and build the response (answer or refusal)."""
+        info = ExtractiveInfo(score=extracted.score, threshold=extracted.threshold, features=extracted.features,
+                              answerable=extracted.answerable, sentences_scored=extracted.scored, note=note)
+        if not extracted.answerable:
+            shown = "n/a" if extracted.score is None else f"{extracted.score:.2f}"
+            reason = (f"no sentence of the {len(passages)} passages answers the question well enough "
+                      f"(answerability {shown} < threshold {extracted.threshold:.2f})")
+            run.attempts.append(AttemptInfo(attempt=attempt, expansion=expansion, budget_tokens=budget,
+                                            passages=len(passages), verdict="blank", reasons=[reason]))
+            if run.metrics is not None:
+                run.metrics.verifications.inc(tags={"result": "blank"})
+            return self._refusal(request, run, context, version, analysis, [reason], extractive=info)
+        with run.stage("verify"):
+            verification = await check_answer(_form(extracted.answer, extracted.answer_value or ""),
+                                              [p.text for p in passages], self.search.stages.embed, self.cfg.answer)
+        run.attempts.append(AttemptInfo(attempt=attempt, expansion=expansion, budget_tokens=budget,
+                                        passages=len(passages), verdict=verification.verdict,
+                                        reasons=verification.reasons))
+        if run.metrics is not None:
+            run.metrics.verifications.inc(tags={"result": verification.verdict})
+        if verification.verdict != "pass":
+            return self._refusal(request, run, context, version, analysis, verification.reasons, extractive=info,
+                                 verification=verification)
+        if emit is not None:
+            await emit("token", {"text": extracted.answer})
+        return self._answered(request, run, context, version, analysis, extracted.answer, extracted.answer_value,
+                              passages, verification, writer="extractive", extractive=info,
+                              explanation="quoted from the passages (extractive answer)")
+
+    async def _generative_answer(self, request: AnswerRequest, emit: Emit | None, run: "_Run",
+                                 version: str) -> AnswerResponse:
+        settings = self.cfg.answer
+        with run.stage("analyse"):
+            hints, analysis = await self._analyse(request)
+        if hints is not None:
+            run.count(self.llm, "verifier", hints.usage.get("prompt_tokens", 0), hints.usage.get("completion_tokens", 0))
+        retries = settings.max_retries if request.max_retries is None else request.max_retries
+        verification = Verification(verdict="refused", reasons=["no attempt made"])
+        context = None
+        passages: list[Passage] = []
+        for attempt in range(retries + 1):
+            if attempt:
+                expansion = settings.widen[min(attempt - 1, len(settings.widen) - 1)]
+                if run.metrics is not None:
+                    run.metrics.retries.inc(tags={"expansion": expansion})
+                if emit is not None:
+                    await emit("retry", {"attempt": attempt, "expansion": expansion, "reasons": verification.reasons})
+            context, expansion, budget = await self._context(request, run, attempt=attempt, hints=hints)
+            if not context.passages:
+                verification = Verification(verdict="blank", reasons=["retrieval found no passages"])
+                run.attempts.append(AttemptInfo(attempt=attempt, expansion=expansion, budget_tokens=budget,
+                                                passages=0, verdict="blank", reasons=verification.reasons))
+                break
+            passages, trimmed, messages, prompt_tokens = await self._fit(request.question, context.passages)
+            degenerate = None
+            with run.stage("write"):
+                try:
+                    event, degenerate = await self._write(messages, emit, run)
+                    run.count(self.llm, "writer", event.prompt_tokens, event.completion_tokens)
+                    text = event.text.strip()
+                except PromptTooLong as exc:
+                    text = ""
+                    verification = Verification(verdict="fail", reasons=[f"prompt too long even after trimming: {exc}"])
+            if degenerate is not None:
+                verification = Verification(verdict="fail", reasons=[f"degenerate writer output dropped: {degenerate}"])
+            elif text and is_no_answer(text):
+                verification = Verification(verdict="blank", reasons=["the writer found no answer in the passages"])
+            elif text:
+                with run.stage("verify"):
+                    attributed = await attribute(text, [p.text for p in passages], self.search.stages.embed,
+                                                 lexical_weight=settings.lexical_weight,
+                                                 min_support=settings.min_support)
+                    value = answer_span(request.question, [strip_markers(attributed.answer)]) or ""
+                    form = _form(attributed.answer, value)
+                    verification = await self._verify(request.question, form, passages, run)
+            if run.metrics is not None:
+                run.metrics.verifications.inc(tags={"result": verification.verdict})
+            run.attempts.append(AttemptInfo(
+                attempt=attempt, expansion=expansion, budget_tokens=budget, passages=len(passages),
+                trimmed=trimmed, prompt_tokens=prompt_tokens, verdict=verification.verdict, reasons=verification.reasons))
+            if verification.verdict == "pass":
+                return self._answered(request, run, context, version, analysis, form.answer, form.answer_value or None,
+                                      passages, verification, writer="llm")
+            if degenerate is not None:
+                break  # a looping model loops again: no retries spent on it
+        # The generative writer did not produce a verified answer: the extractive answerer is the fallback.
+        if context is None or not context.passages:
+            return self._refusal(request, run, context, version, analysis, verification.reasons)
+        passages = list(context.passages)
+        extracted = await self._extract(request.question, passages, run)
+        if emit is not None:
+            await emit("retry", {"attempt": len(run.attempts), "expansion": "extractive", "reasons": verification.reasons})
+        note = "fallback after the generative writer failed: " + "; ".join(verification.reasons)[:300]
+        return await self._finish_extractive(request, emit, run, context, version, analysis, passages, extracted,
+                                             expansion="extractive", budget=run.attempts[-1].budget_tokens,
+                                             attempt=len(run.attempts), note=note)
+
+    # -- responses -------------------------------------------------------------------------------------------
+    def _common(self, request: AnswerRequest, run: "_Run", context, version: str, analysis: AnalysisInfo) -> dict:
+        run.timings["total"] = (time.perf_counter() - run.t0) * 1000
+        return dict(question=request.question, index_version=context.index_version if context else version,
+                    attempts=run.attempts, route=context.route if context else None, analysis=analysis,
+                    models=self.models, usage=run.usage, timings_ms={k: round(v, 3) for k, v in run.timings.items()})
+
+    def _answered(self, request, run, context, version, analysis, answer: str, value: str | None,
+                  passages: list[Passage], verification: Verification, *, writer: str,
+                  extractive: "ExtractiveInfo | None" = None, explanation: str | None = None) -> AnswerResponse:
+        numbers = [n for n in all_cited(answer) if 1 <= n <= len(passages)]
+        return AnswerResponse(answer=answer.strip(), answer_value=(value or "").strip() or None,
+                              explanation=explanation, refused=False, writer=writer, extractive=extractive,
+                              citations=[_citation(n, passages[n - 1]) for n in sorted(set(numbers))],
+                              verification=verification, **self._common(request, run, context, version, analysis))
+
+    def _refusal(self, request, run, context, version, analysis, reasons: list[str], *,
+                 extractive: "ExtractiveInfo | None" = None,
+                 verification: Verification | None = None) -> AnswerResponse:
+        reasons = reasons or ["no supported answer"]
+        verification = (verification or Verification(verdict="refused", reasons=reasons)).model_copy(
+            update={"verdict": "refused", "reasons": reasons})
+        return AnswerResponse(answer="", refused=True, refusal_reason=f"{REFUSAL} ({'; '.join(reasons)[:500]})",
+                              writer=self.kind, extractive=extractive, verification=verification,
+                              **self._common(request, run, context, version, analysis))
 
     async def _analyse(self, request: AnswerRequest) -> tuple[LLMHints | None, AnalysisInfo]:
         use_llm = self.cfg.answer.llm_analysis if request.llm_analysis is None else request.llm_analysis
@@ -248,39 +343,49 @@ class AnswerService:
                                    route=hints.route)
 
     async def _fit(self, question: str, passages: list[Passage]) -> tuple[list[Passage], int, list[dict], int]:
-        """Drop the lowest-scoring passages until the writer prompt fits its token budget."""
+        """The best passages first, dropping the lowest-scoring ones until the prompt fits its budget."""
         writer = self.cfg.answer.writer
         limit = min(self.cfg.answer.prompt_budget_tokens, writer.max_model_len - self.cfg.answer.max_answer_tokens)
-        kept = list(passages)
+        kept = sorted(passages, key=lambda p: -p.score)
         while True:
-            messages = writer_messages(question, [p.text for p in kept], [_label(p) for p in kept])
+            messages = writer_text_messages(question, [p.text for p in kept], [_label(p) for p in kept])
             n = await self.llm.count_tokens("writer", messages)
             if n <= limit or len(kept) <= 1:
                 return kept, len(passages) - len(kept), messages, n
-            drop = min(range(len(kept)), key=lambda i: kept[i].score)
-            kept.pop(drop)
+            kept.pop()
 
-    async def _write(self, messages: list[dict], emit: Emit | None, t0: float, record_ttft: bool) -> GenerationEvent:
-        """Run the writer, streaming the ``answer`` field's text to ``emit``; the final event."""
-        field = JsonFieldStream("answer")
+    async def _write(self, messages: list[dict], emit: Emit | None, run: "_Run") -> tuple[GenerationEvent, str | None]:
+        """Run the writer (plain text), streaming it to ``emit``; stops at once when the output degenerates.
+        Returns the final event and the degeneration reason (None when the text is fine)."""
+        guard = DegenerationGuard()
+        parts: list[str] = []
+        reason = None
         last = None
-        first = True
-        async for event in self.llm.stream("writer", messages, max_tokens=self.cfg.answer.max_answer_tokens,
-                                           temperature=self.cfg.answer.temperature, schema=schema_of(WriterForm)):
-            last = event
-            if event.delta:
-                if first and record_ttft:  # the writer's first generated token
-                    metrics = answer_metrics()
-                    if metrics is not None:
-                        metrics.ttft_seconds.observe(time.perf_counter() - t0)
-                first = False
-                text = field.feed(event.delta)
-                if text and emit is not None:
-                    await emit("token", {"text": text})
-        assert last is not None
-        return last
+        stream = self.llm.stream("writer", messages, max_tokens=self.cfg.answer.max_answer_tokens,
+                                 temperature=self.cfg.answer.temperature)
+        try:
+            async for event in stream:
+                last = event
+                if event.delta:
+                    if not run.ttft_recorded:  # the writer's first generated token
+                        run.ttft_recorded = True
+                        if run.metrics is not None:
+                            run.metrics.ttft_seconds.observe(time.perf_counter() - run.t0)
+                    parts.append(event.delta)
+                    if (reason := guard.feed(event.delta)) is not None:
+                        break
+                    if emit is not None:
+                        await emit("token", {"text": event.delta})
+        finally:
+            await stream.aclose()  # ends the generation (vLLM aborts the request) when we stopped early
+        text = "".join(parts)
+        if reason is None:
+            reason = degeneration(text)
+        if last is None or not last.done:
+            last = GenerationEvent(delta="", done=True, text=text, completion_tokens=len(parts))
+        return last, reason
 
-    async def _verify(self, question: str, form: WriterForm, passages: list[Passage], count) -> Verification:
+    async def _verify(self, question: str, form: WriterForm, passages: list[Passage], run: "_Run") -> Verification:
         settings = self.cfg.answer
         texts = [p.text for p in passages]
         verification = await check_answer(form, texts, self.search.stages.embed, settings)
@@ -292,10 +397,44 @@ class AnswerService:
                                                                               [_label(p) for p in passages]),
                                                    max_tokens=160, temperature=0.0, schema=schema_of(JudgeForm)):
                     last = event
-                count("verifier", last.prompt_tokens, last.completion_tokens)
+                run.count(self.llm, "verifier", last.prompt_tokens, last.completion_tokens)
                 verdict = parse_form(JudgeForm, last.text)
                 judgment = LLMJudgment(mode=settings.llm_judge, supported=verdict.supported, reason=verdict.reason)
             except Exception as exc:  # noqa: BLE001 - an unusable judgment is reported, not fatal
                 judgment = LLMJudgment(mode=settings.llm_judge, supported=None,
                                        reason=f"judgment failed: {type(exc).__name__}: {str(exc)[:200]}")
         return final_verdict(verification, judgment)
+
+
+def _form(answer: str, value: str) -> WriterForm:
+    """An answer in the verifier's form (built, not validated: quoted sentences may hold brackets or quotes)."""
+    return WriterForm.model_construct(answer=answer, answer_value=value, cited_ids=all_cited(answer),
+                                      explanation="", is_blank=False)
+
+
+@dataclass
+class _Run:
+    """What one answer request accumulates: timings, token usage, attempts."""
+
+    t0: float
+    metrics: object | None
+    timings: dict[str, float] = field(default_factory=dict)
+    usage: dict[str, int] = field(default_factory=lambda: {"prompt_tokens": 0, "completion_tokens": 0})
+    attempts: list[AttemptInfo] = field(default_factory=list)
+    ttft_recorded: bool = False
+
+    @contextmanager
+    def stage(self, name: str):
+        s = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.timings[name] = self.timings.get(name, 0.0) + (time.perf_counter() - s) * 1000
+
+    def count(self, llm: LLMClient, role: str, prompt_tokens: int, completion_tokens: int) -> None:
+        self.usage["prompt_tokens"] += prompt_tokens
+        self.usage["completion_tokens"] += completion_tokens
+        if self.metrics is not None:
+            model = llm.model(role)
+            self.metrics.tokens.inc(prompt_tokens, tags={"model": model, "role": role, "direction": "in"})
+            self.metrics.tokens.inc(completion_tokens, tags={"model": model, "role": role, "direction": "out"})

@@ -5,12 +5,19 @@ is added by the answer service (:mod:`serving.answer.service`) and combined in :
 
 >>> content_words("The EPOLLET flag requests edge-triggered notification.")
 ['epollet', 'flag', 'request', 'edge', 'trigger', 'notification']
+
+Support of a sentence by a passage (:func:`support_scores`, shared with the citation attributor
+:mod:`serving.answer.attribution`) = ``w·lexical + (1-w)·max(semantic, 0)``: ``lexical`` is the share of
+the sentence's content words the passage contains, ``semantic`` the best embedding similarity of the
+sentence to a 3-sentence window of the passage. A sentence without content words ("It is so.") has
+support 0: it can never be supported, whatever it cites.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -51,12 +58,90 @@ def content_words(text: str) -> list[str]:
 
 
 def lexical_support(sentence: str, passage: str) -> float:
-    """Share of the sentence's distinct content words that the passage contains."""
+    """Share of the sentence's distinct content words that the passage contains; 0.0 for a sentence
+    without content words (it states nothing a passage could support).
+
+    >>> lexical_support("EPOLLET requests edge-triggered mode.", "EPOLLET requests edge-triggered notification.")
+    0.8
+    >>> lexical_support("It is so.", "EPOLLET requests edge-triggered notification.")
+    0.0
+    """
     words = set(content_words(sentence))
     if not words:
-        return 1.0
+        return 0.0
     vocabulary = set(content_words(passage))
     return len(words & vocabulary) / len(words)
+
+
+def combine_support(sentence: str, lexical: float, semantic: float, lexical_weight: float) -> float:
+    """Support = ``w·lexical + (1-w)·max(semantic, 0)``; 0.0 when ``sentence`` has no content words.
+
+    >>> combine_support("EPOLLET is edge-triggered.", 1.0, 0.6, 0.5)
+    0.8
+    >>> combine_support("It is so.", 0.0, 0.9, 0.5)
+    0.0
+    """
+    if not content_words(sentence):
+        return 0.0
+    return lexical_weight * lexical + (1 - lexical_weight) * max(semantic, 0.0)
+
+
+@dataclass(frozen=True)
+class Support:
+    """How well one passage supports one sentence (see :func:`combine_support`)."""
+
+    lexical: float
+    semantic: float
+    support: float
+
+
+async def support_scores(sentences: Sequence[str], passages: Sequence[str], embed: Embed, *, lexical_weight: float,
+                         candidates: Sequence[Iterable[int]] | None = None) -> list[dict[int, Support]]:
+    """The support of each sentence by each of its candidate passages (1-based numbers).
+
+    ``candidates[i]`` lists the passage numbers to score sentence ``i`` against (numbers outside
+    ``1..len(passages)`` are skipped); None scores every sentence against every passage. The sentences
+    and the 3-sentence :func:`windows` of the passages needed are embedded in ONE ``embed`` call (none
+    when nothing is to be scored); ``embed`` returns unit-norm vectors.
+
+    >>> import asyncio, numpy as np
+    >>> async def embed(texts):  # a stand-in: every text gets the same vector
+    ...     return [np.array([1.0, 0.0]) for _ in texts]
+    >>> rows = asyncio.run(support_scores(["EPOLLET is edge-triggered by default.", "It is so."],
+    ...                                   ["EPOLLET requests edge-triggered notification."], embed, lexical_weight=0.5))
+    >>> s = rows[0][1]
+    >>> round(s.lexical, 4), round(s.semantic, 4), round(s.support, 4)
+    (0.75, 1.0, 0.875)
+    >>> rows[1][1].support  # no content words: never supported
+    0.0
+    """
+    n_passages = len(passages)
+    wanted = [sorted({n for n in (range(1, n_passages + 1) if candidates is None else candidates[i])
+                      if 1 <= n <= n_passages}) for i in range(len(sentences))]
+    needed = sorted({n for row in wanted for n in row})
+    if not needed:
+        return [{} for _ in sentences]
+    scored = [i for i, row in enumerate(wanted) if row]
+    passage_windows = {n: windows(passages[n - 1]) if passages[n - 1].strip() else [] for n in needed}
+    texts = [sentences[i] for i in scored] + [w for n in needed for w in passage_windows[n]]
+    vectors = await embed(texts)
+    sentence_vecs = {i: vectors[k] for k, i in enumerate(scored)}
+    window_vecs: dict[int, np.ndarray] = {}
+    offset = len(scored)
+    for n in needed:
+        k = len(passage_windows[n])
+        window_vecs[n] = np.stack(vectors[offset: offset + k]) if k else np.zeros((0, 1))
+        offset += k
+    out: list[dict[int, Support]] = []
+    for i, sentence in enumerate(sentences):
+        row: dict[int, Support] = {}
+        for n in wanted[i]:
+            lexical = lexical_support(sentence, passages[n - 1])
+            semantic = float(np.max(window_vecs[n] @ sentence_vecs[i])) if len(window_vecs[n]) else 0.0
+            support = combine_support(sentence, lexical, semantic, lexical_weight)
+            row[n] = Support(lexical, semantic, support)
+        out.append(row)
+    return out
 
 
 def windows(text: str, size: int = 3) -> list[str]:
@@ -97,29 +182,18 @@ async def check_answer(form: WriterForm, passages: Sequence[str], embed: Embed, 
     if not length_ok:
         reasons.append(f"answer is {len(form.answer)} characters; the limit is {settings.max_answer_chars}")
 
-    # Embedding similarity of each cited sentence to the windows of the passages it cites.
-    jobs: list[tuple[int, int]] = [(i, n) for i, s in enumerate(sentences) for n in s.cited if 1 <= n <= len(passages)]
-    passage_windows = {n: windows(passages[n - 1]) for n in {n for _, n in jobs}}
-    texts = [s.text for s in sentences] + [w for n in sorted(passage_windows) for w in passage_windows[n]]
-    vectors = await embed(texts) if jobs else []
-    sentence_vecs = vectors[: len(sentences)]
-    window_vecs: dict[int, np.ndarray] = {}
-    offset = len(sentences)
-    for n in sorted(passage_windows):
-        k = len(passage_windows[n])
-        window_vecs[n] = np.stack(vectors[offset: offset + k]) if k else np.zeros((0, 1))
-        offset += k
-
+    # Lexical overlap + embedding similarity of each sentence to the passages it cites (one embed call).
+    scores = await support_scores([s.text for s in sentences], passages, embed,
+                                  lexical_weight=settings.lexical_weight, candidates=[s.cited for s in sentences])
     checks: list[SentenceCheck] = []
-    for i, sentence in enumerate(sentences):
-        valid = [n for n in sentence.cited if 1 <= n <= len(passages)]
-        lexical = max((lexical_support(sentence.text, passages[n - 1]) for n in valid), default=0.0)
-        semantic = max((float(np.max(window_vecs[n] @ sentence_vecs[i])) for n in valid if len(window_vecs[n])),
-                       default=0.0)
-        support = settings.lexical_weight * lexical + (1 - settings.lexical_weight) * max(semantic, 0.0)
+    for sentence, row in zip(sentences, scores):
+        # the best lexical overlap and the best similarity among the cited passages, combined
+        lexical = max((s.lexical for s in row.values()), default=0.0)
+        semantic = max((s.semantic for s in row.values()), default=0.0)
+        support = combine_support(sentence.text, lexical, semantic, settings.lexical_weight)
         checks.append(SentenceCheck(text=sentence.text, cited=sentence.cited, lexical=round(lexical, 4),
                                     semantic=round(semantic, 4), support=round(support, 4),
-                                    supported=bool(valid) and support >= settings.min_support))
+                                    supported=bool(row) and support >= settings.min_support))
     n = max(len(checks), 1)
     coverage = sum(1 for c in checks if c.cited) / n
     supported_share = sum(1 for c in checks if c.supported) / n

@@ -115,7 +115,13 @@ async def readyz(request: Request) -> dict[str, str]:
     """Readiness: the index is open and every stage (embedder, retriever, reranker, expander, LLM) answers."""
     stages = await asyncio.wait_for(_service(request).ready(), timeout=10)
     answers = getattr(request.app.state, "answers", None)
-    stages["llm"] = await asyncio.wait_for(answers.llm.ready(), timeout=10) if answers is not None else "off"
+    if answers is None:
+        stages["answers"] = "off"
+    elif answers.llm is None:
+        stages["answers"] = answers.kind
+    else:
+        stages["answers"] = "llm"
+        stages["llm"] = await asyncio.wait_for(answers.llm.ready(), timeout=10)
     return {"status": "ready", **stages}
 
 

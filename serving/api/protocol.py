@@ -315,6 +315,18 @@ class AnalysisInfo(BaseModel):
     note: str | None = Field(None, description="why the rule-based analyser was used")
 
 
+class ExtractiveInfo(BaseModel):
+    """How the extractive answerer decided (``answer.writer.kind = "extractive"``, or the fallback)."""
+
+    score: float | None = Field(None, description="the answerability score (calibrated logit)")
+    threshold: float = Field(description="answerability threshold (calibrated, stored with the cross-encoder)")
+    features: dict[str, float] = Field(default_factory=dict, description="cross_encoder (best sentence logit), "
+                                       "coverage (of the question by a top sentence), answer_type (+1/0/-1)")
+    answerable: bool
+    sentences_scored: int = 0
+    note: str | None = Field(None, description="why the extractive answerer ran as a fallback")
+
+
 class AnswerResponse(BaseModel):
     question: str
     index_version: str
@@ -323,6 +335,9 @@ class AnswerResponse(BaseModel):
     explanation: str | None = None
     refused: bool
     refusal_reason: str | None = None
+    writer: Literal["extractive", "llm"] = Field(description="who wrote the answer: the extractive answerer "
+                                                             "(quoted sentences) or the LLM")
+    extractive: ExtractiveInfo | None = None
     citations: list[Citation] = Field(default_factory=list)
     verification: Verification
     attempts: list[AttemptInfo] = Field(default_factory=list)

@@ -61,11 +61,12 @@ class StrataIngress:
         index = IndexHandle(cfg)
         self.service = SearchService(cfg, ServeStages(embedder, retriever, expander, reranker, index), index)
         self.answers = None
-        if writer is not None:
+        if cfg.answer.enabled:
             from serving.answer.service import AnswerService
             from serving.deployments.llm import ServeLLM
 
-            self.answers = AnswerService(cfg, self.service, ServeLLM(cfg, writer, verifier))
+            llm = ServeLLM(cfg, writer, verifier) if writer is not None else None
+            self.answers = AnswerService(cfg, self.service, llm)
 
     def __serve_build_asgi_app__(self):
         """Called by Serve on the replica after ``__init__``: the FastAPI app bound to this service."""

@@ -82,6 +82,23 @@ def engine_args(llm: LLMConfig, models_home: Path) -> dict[str, Any]:
     )
 
 
+def sampling_penalties(llm: LLMConfig, **overrides: float | None) -> dict[str, float]:
+    """The penalty arguments of vLLM's ``SamplingParams``: ``llm``'s values, replaced by the overrides
+    that are not None.
+
+    >>> sampling_penalties(LLMConfig())
+    {'repetition_penalty': 1.15, 'frequency_penalty': 0.3, 'presence_penalty': 0.0}
+    >>> sampling_penalties(LLMConfig(), repetition_penalty=1.0, frequency_penalty=None)["repetition_penalty"]
+    1.0
+    """
+    out = {name: float(getattr(llm, name)) for name in ("repetition_penalty", "frequency_penalty", "presence_penalty")}
+    unknown = set(overrides) - set(out)
+    if unknown:
+        raise TypeError(f"unknown sampling penalties: {sorted(unknown)}")
+    out.update({name: float(value) for name, value in overrides.items() if value is not None})
+    return out
+
+
 class VLLMEngine:
     """A started vLLM engine for one model."""
 
@@ -116,8 +133,13 @@ class VLLMEngine:
         return len(self.tokenizer.encode(self.prompt(messages), add_special_tokens=False))
 
     async def stream(self, messages: list[dict[str, str]], *, max_tokens: int, temperature: float = 0.0,
-                     schema: dict | None = None) -> AsyncIterator[GenerationEvent]:
-        """Generate, yielding text deltas; with ``schema`` the output is constrained to that JSON schema."""
+                     schema: dict | None = None, repetition_penalty: float | None = None,
+                     frequency_penalty: float | None = None,
+                     presence_penalty: float | None = None) -> AsyncIterator[GenerationEvent]:
+        """Generate, yielding text deltas; with ``schema`` the output is constrained to that JSON schema.
+
+        The repetition, frequency and presence penalties are the model's :class:`LLMConfig` values
+        unless given here (e.g. neutral values 1.0 / 0.0 / 0.0 for a JSON form)."""
         from vllm import SamplingParams
         from vllm.sampling_params import RequestOutputKind, StructuredOutputsParams
 
@@ -128,7 +150,10 @@ class VLLMEngine:
         max_tokens = max(1, min(max_tokens, self.max_model_len - n_prompt))
         params = SamplingParams(max_tokens=max_tokens, temperature=temperature,
                                 output_kind=RequestOutputKind.DELTA,
-                                structured_outputs=StructuredOutputsParams(json=schema) if schema else None)
+                                structured_outputs=StructuredOutputsParams(json=schema) if schema else None,
+                                **sampling_penalties(self.llm, repetition_penalty=repetition_penalty,
+                                                     frequency_penalty=frequency_penalty,
+                                                     presence_penalty=presence_penalty))
         t0 = time.perf_counter()
         ttft = None
         parts: list[str] = []
@@ -163,4 +188,23 @@ class VLLMEngine:
         return last
 
     def shutdown(self) -> None:
-        self.engine.shutdown()
+        """Stop the engine (its core process and IPC) now; later calls do nothing.
+
+        vLLM's ``AsyncLLM.__del__`` calls its ``shutdown()`` again when the object is collected; left to
+        interpreter exit, with modules half torn down, that raised a TypeError traceback. So the stopped
+        engine's ``shutdown`` is replaced by a no-op and the reference dropped: collected now or at exit,
+        its ``__del__`` does nothing."""
+        engine, self.engine = self.engine, None
+        if engine is None:
+            return
+        try:
+            engine.shutdown()
+        except Exception:  # noqa: BLE001 - stopping anyway; a failed cleanup must not hide the answer
+            import logging
+
+            logging.getLogger(__name__).info("vLLM engine shutdown failed", exc_info=True)  # the log file
+        finally:
+            try:
+                engine.shutdown = lambda *args, **kwargs: None  # what __del__ calls
+            except Exception:  # noqa: BLE001 - a read-only attribute: __del__ then runs vLLM's (idempotent) one
+                pass

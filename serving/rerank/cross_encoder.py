@@ -23,6 +23,30 @@ class CrossEncoderReranker:
         self._model = model
         self.settings = settings
         self.name = name
+        tokenizer = getattr(getattr(model, "model", None), "tokenizer", None)
+        self._counter = None
+        self.max_length = None
+        if tokenizer is not None:
+            if settings.max_length is not None:
+                tokenizer.enable_truncation(max_length=settings.max_length)
+            self.max_length = (tokenizer.truncation or {}).get("max_length")
+            from tokenizers import Tokenizer
+
+            self._counter = Tokenizer.from_str(tokenizer.to_str())
+            self._counter.no_truncation()
+            self._counter.no_padding()
+
+    def _count(self, texts: list[str]) -> list[int]:
+        return [len(e.ids) for e in self._counter.encode_batch(texts, add_special_tokens=False)]
+
+    def _inputs(self, query: str, texts: list[str]) -> list[str]:
+        """The passages as the model reads them: the best sentence window when ``passage_window``."""
+        if not self.settings.passage_window or self._counter is None or not self.max_length:
+            return texts
+        from serving.rerank.text import window_text
+
+        budget = self.max_length - self._count([query])[0] - 3  # [CLS] query [SEP] passage [SEP]
+        return [window_text(query, t, self._count, budget) for t in texts]
 
     @classmethod
     def from_config(cls, cfg: StrataConfig, *, threads: int | None = None) -> "CrossEncoderReranker":
@@ -51,12 +75,23 @@ class CrossEncoderReranker:
 
     def score(self, query: str, texts: list[str]) -> list[float]:
         """Relevance logits of ``texts`` for ``query`` (higher is better), in input order."""
-        if not texts:
-            return []
-        return [float(s) for s in self._model.rerank(query, texts, batch_size=self.settings.batch_size)]
+        return self.score_pairs([(query, t) for t in texts])
 
     def score_pairs(self, pairs: list[tuple[str, str]]) -> list[float]:
         """Scores for (query, text) pairs from several requests (one batched call)."""
         if not pairs:
             return []
-        return [float(s) for s in self._model.rerank_pairs(pairs, batch_size=self.settings.batch_size)]
+        by_query: dict[str, list[int]] = {}
+        for i, (q, _) in enumerate(pairs):
+            by_query.setdefault(q, []).append(i)
+        inputs = list(pairs)
+        for q, idx in by_query.items():
+            for i, t in zip(idx, self._inputs(q, [pairs[i][1] for i in idx])):
+                inputs[i] = (q, t)
+        # Length-sorted batches pad less; scores go back in input order.
+        order = sorted(range(len(inputs)), key=lambda i: len(inputs[i][0]) + len(inputs[i][1]))
+        scores = list(self._model.rerank_pairs([inputs[i] for i in order], batch_size=self.settings.batch_size))
+        out = [0.0] * len(inputs)
+        for i, score in zip(order, scores):
+            out[i] = float(score)
+        return out

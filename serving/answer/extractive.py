@@ -1,0 +1,236 @@
+"""The extractive answerer: quote the best evidence sentences of the context pack, or refuse.
+
+No LLM. Every sentence of the pack's passages (best passages first, up to
+``answer.extractive.max_candidates``) is scored by the shipped cross-encoder on (question,
+``section path`` + sentence), and blended with its passage's retrieval score::
+
+    score = (1 − passage_weight) · minmax(cross-encoder) + passage_weight · minmax(passage score)
+
+The best sentence is quoted with its ``[n]``; up to ``max_sentences`` more follow when they reach
+``relative_cutoff`` of its score. Whether the question is answerable at all is decided by
+:class:`Answerability` — a logistic model over three features of the ranked sentences (the best
+cross-encoder logit, how much of the question a top sentence covers, and whether a top sentence
+holds the kind of value the question asks for) with a threshold, fitted on dev QA data by
+``bench/answer_calibrate.py`` and stored with the cross-encoder as ``answerability.json``. Below the
+threshold it refuses. A short answer span (a flag, number, name …) is picked from the quoted
+sentences where one can be found (:mod:`serving.answer.span`).
+
+>>> sentences_of("EPOLLET asks for edge-triggered mode. The default is level-triggered.")
+[(0, 37, 'EPOLLET asks for edge-triggered mode.'), (38, 69, 'The default is level-triggered.')]
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cluster.config import ExtractiveConfig, StrataConfig
+from pipelines.chunk.sentences import split_sentences
+from serving.answer.span import answer_span, expected_type
+from serving.answer.verify import content_words
+from serving.rerank.combine import minmax
+from serving.rerank.text import header_of
+
+__all__ = ["ANSWERABILITY_FILE", "Answerability", "ExtractiveAnswer", "ExtractiveAnswerer", "ScoredSentence",
+           "coverage", "load_answerability", "resolve_answerability", "sentences_of"]
+
+ANSWERABILITY_FILE = "answerability.json"
+Score = Callable[[str, list[str]], Awaitable[list[float]]]
+FEATURES = ("cross_encoder", "coverage", "answer_type")
+
+
+@dataclass(frozen=True)
+class Answerability:
+    """A calibrated decision: ``bias + Σ weights[f] · features[f] ≥ threshold`` → answerable.
+
+    Features of a question's context pack (:meth:`ExtractiveAnswerer.features`): ``cross_encoder`` —
+    the best sentence's logit; ``coverage`` — the best share of the question's content words that a
+    top sentence (with its section path) contains; ``answer_type`` — +1 when the question asks for a
+    typed value (a number, version, year, name, expansion) and a top sentence holds one, −1 when it
+    asks and none does, 0 for other questions. The uncalibrated default decides on the cross-encoder
+    logit alone (≥ 0).
+
+    >>> Answerability().decide({"cross_encoder": 0.4, "coverage": 0.5, "answer_type": -1})
+    (0.4, True)
+    """
+
+    weights: dict[str, float] = field(default_factory=lambda: {"cross_encoder": 1.0, "coverage": 0.0,
+                                                               "answer_type": 0.0})
+    bias: float = 0.0
+    threshold: float = 0.0
+
+    def decide(self, features: dict[str, float]) -> tuple[float, bool]:
+        z = self.bias + sum(w * features.get(name, 0.0) for name, w in self.weights.items())
+        return z, z >= self.threshold
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Answerability":
+        return cls(weights={k: float(v) for k, v in data["weights"].items()}, bias=float(data["bias"]),
+                   threshold=float(data["threshold"]))
+
+
+@dataclass(frozen=True)
+class ScoredSentence:
+    n: int                 # 1-based passage number
+    start: int             # character offsets within the passage text
+    end: int
+    text: str
+    header: str
+    cross_encoder: float   # raw logit of (question, header + sentence)
+    score: float           # blended score (ranking within one question)
+
+
+@dataclass
+class ExtractiveAnswer:
+    """The quoted sentences (best first), the answer text with ``[n]`` markers, the short span."""
+
+    answerable: bool
+    score: float | None
+    threshold: float
+    features: dict[str, float] = field(default_factory=dict)
+    sentences: list[ScoredSentence] = field(default_factory=list)
+    answer: str = ""
+    answer_value: str | None = None
+    scored: int = 0
+
+    @property
+    def cited(self) -> list[int]:
+        return list(dict.fromkeys(s.n for s in self.sentences))
+
+
+def sentences_of(text: str, max_chars: int = 600) -> list[tuple[int, int, str]]:
+    """``(start, end, sentence)`` of ``text``; blank and one-character pieces dropped, long ones cut."""
+    out = []
+    for start, end in split_sentences(text):
+        piece = text[start:end]
+        stripped = piece.strip()
+        if len(stripped) < 2 or not any(c.isalnum() for c in stripped):
+            continue
+        lead = len(piece) - len(piece.lstrip())
+        s = start + lead
+        sentence = " ".join(stripped.split())
+        if len(sentence) > max_chars:
+            sentence = sentence[:max_chars].rsplit(" ", 1)[0] + " …"
+        out.append((s, s + len(stripped), sentence))
+    return out
+
+
+def load_answerability(model_dir: Path | None) -> Answerability | None:
+    """The calibration stored with the cross-encoder (``answerability.json``), or None."""
+    if model_dir is None:
+        return None
+    path = Path(model_dir) / ANSWERABILITY_FILE
+    if not path.is_file():
+        return None
+    return Answerability.from_json(json.loads(path.read_text()))
+
+
+def resolve_answerability(cfg: StrataConfig) -> Answerability:
+    """The calibration stored with the configured cross-encoder (else the uncalibrated default), with
+    ``answer.extractive.threshold`` replacing its threshold when set."""
+    from cluster.models.registry import resolve_reranker_dir
+
+    try:
+        stored = load_answerability(resolve_reranker_dir(cfg))
+    except FileNotFoundError:
+        stored = None
+    model = stored or Answerability()
+    if cfg.answer.extractive.threshold is not None:
+        model = Answerability(weights=model.weights, bias=model.bias, threshold=cfg.answer.extractive.threshold)
+    return model
+
+
+def coverage(question: str, text: str) -> float:
+    """Share of the question's distinct content words that ``text`` contains.
+
+    >>> coverage("Which flag requests edge-triggered mode?", "EPOLLET requests edge-triggered behaviour")
+    0.6
+    """
+    wanted = set(content_words(question))
+    if not wanted:
+        return 0.0
+    return len(wanted & set(content_words(text))) / len(wanted)
+
+
+class ExtractiveAnswerer:
+    """Scores sentences with ``score`` (the cross-encoder stage: ``await score(question, texts)``) and
+    decides answerability with ``model`` (:func:`resolve_answerability`)."""
+
+    def __init__(self, settings: ExtractiveConfig, model: Answerability, score: Score) -> None:
+        self.settings = settings
+        self.model = model
+        self.score = score
+
+    def candidates(self, passages: Sequence[tuple[str, str, float]]) -> list[tuple[int, int, int, str, str, float]]:
+        """``(n, start, end, sentence, header, passage score)`` of the best passages' sentences, within
+        ``max_candidates`` (passages taken best first; ``passages`` = (text, header, score), 1-based n)."""
+        order = sorted(range(len(passages)), key=lambda i: -passages[i][2])
+        out = []
+        for i in order:
+            text, header, score = passages[i]
+            for start, end, sentence in sentences_of(text, self.settings.max_sentence_chars):
+                out.append((i + 1, start, end, sentence, header, score))
+                if len(out) >= self.settings.max_candidates:
+                    return out
+        return out
+
+    def features(self, question: str, scored: list[ScoredSentence]) -> dict[str, float]:
+        """The answerability features of the ranked sentences (see :class:`Answerability`)."""
+        top = scored[: self.settings.feature_sentences]
+        typed = expected_type(question)
+        kind = 0.0
+        if typed is not None:
+            kind = 1.0 if any(answer_span(question, [s.text]) for s in top) else -1.0
+        return {"cross_encoder": max(s.cross_encoder for s in scored),
+                "coverage": max(coverage(question, f"{s.header} {s.text}") for s in top),
+                "answer_type": kind}
+
+    async def answer(self, question: str, passages: Sequence[tuple[str, str, float]]) -> ExtractiveAnswer:
+        """Quote the best sentences of ``passages`` ((text, header, score) each, numbered from 1)."""
+        found = self.candidates(passages)
+        if not found:
+            return ExtractiveAnswer(answerable=False, score=None, threshold=self.model.threshold)
+        inputs = [f"{header}\n{sentence}" if header else sentence for _, _, _, sentence, header, _ in found]
+        logits = await self.score(question, inputs)
+        w = self.settings.passage_weight
+        blended = [(1 - w) * c + w * p for c, p in zip(minmax(logits), minmax([f[5] for f in found]))]
+        scored = sorted((ScoredSentence(n=f[0], start=f[1], end=f[2], text=f[3], header=f[4], cross_encoder=float(c),
+                                        score=b)
+                         for f, c, b in zip(found, logits, blended)), key=lambda s: -s.score)
+        features = self.features(question, scored)
+        z, answerable = self.model.decide(features)
+        result = ExtractiveAnswer(answerable=answerable, score=round(z, 4), threshold=self.model.threshold,
+                                  features={k: round(v, 4) for k, v in features.items()}, scored=len(scored))
+        if not answerable:
+            return result
+        top = scored[: self.settings.feature_sentences]
+        if expected_type(question) is not None:  # the best sentence that holds the value asked for leads
+            with_value = [s for s in top if answer_span(question, [s.text])]
+            if with_value and with_value[0] is not top[0]:
+                scored = [with_value[0]] + [s for s in scored if s is not with_value[0]]
+        best = scored[0]
+        chosen = [best]
+        for s in scored[1:]:
+            if len(chosen) >= self.settings.max_sentences:
+                break
+            if s.score >= self.settings.relative_cutoff * best.score and s.text not in {c.text for c in chosen}:
+                chosen.append(s)
+        result.sentences = chosen
+        result.answer = " ".join(_quote(s) for s in chosen)
+        result.answer_value = answer_span(question, [s.text for s in chosen])
+        return result
+
+
+def _quote(s: ScoredSentence) -> str:
+    """The sentence verbatim with its citation before the final full stop: ``text [n].``"""
+    text = s.text.rstrip()
+    if text.endswith((".", "!", "?")):
+        return f"{text[:-1].rstrip()} [{s.n}]{text[-1]}"
+    return f"{text} [{s.n}]."
+
+
+def header_for(path: str, section_path: str, title: str = "") -> str:
+    """The header a sentence is scored with (as the cross-encoder was trained: title › section path)."""
+    return header_of(title or path, section_path)

@@ -1,0 +1,100 @@
+"""The short answer span of an extractive answer: the flag, number, name or term the question asks for.
+
+Rule-based, from the question's form and the quoted sentences: candidates are identifiers
+(``EPOLLET``, ``epoll_ctl(2)``, ``--force``, ``/proc/stat``), numbers with their unit, versions and
+expansions of an acronym ("BRIN stands for …"); words of the question are never the answer. The
+span is returned only when exactly one kind of candidate fits the question, else None (the quoted
+sentences are the answer then).
+
+>>> answer_span("Which flag requests edge-triggered notification?", ["Use the EPOLLET flag for edge-triggered mode."])
+'EPOLLET'
+>>> answer_span("How many bytes long is the futex integer?", ["This integer is four bytes long on all platforms."])
+'four bytes'
+>>> answer_span("In which Linux version was epoll introduced?", ["The epoll API was introduced in Linux kernel 2.5.44."])
+'2.5.44'
+>>> answer_span("Why is the sky blue?", ["Rayleigh scattering makes it so."]) is None
+True
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+__all__ = ["answer_span", "expected_type"]
+
+_NUMBER_WORDS = ("zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|sixteen|twenty|thirty|"
+                 "forty|fifty|sixty|hundred|thousand|million|billion")
+_NUMBER = re.compile(r"\b(?:\d+(?:[.,]\d+)*%?|(?:" + _NUMBER_WORDS + r"))(?:\s+(?!of\b|the\b|and\b|on\b|in\b)"
+                     r"[a-z]+)?", re.IGNORECASE)
+_VERSION = re.compile(r"\b\d+\.\d+(?:\.\d+)*\b")
+_YEAR = re.compile(r"\b(?:1[89]\d\d|20\d\d)\b")
+_IDENTIFIER = re.compile(r"(?<![\w-])(?:--?[A-Za-z][\w-]*|[A-Za-z_][\w]*\(\d\w*\)|[A-Z][A-Z0-9]*_[A-Z0-9_]+"
+                         r"|[A-Z]{2,}[A-Z0-9]*|/[\w./-]+|[a-z]+_[a-z0-9_]+|[A-Z][a-z]+[A-Z]\w*)")
+_QUOTED = re.compile(r"[\"“']([^\"”']{2,60})[\"”']")
+
+_ASKS_NUMBER = re.compile(r"\bhow (?:many|much|long|large|big|old)\b|\bwhat (?:percentage|number|size|value)\b|"
+                          r"\b(?:default|maximum|minimum|max|min) (?:\w+ )?(?:value|number|size|interval|limit)\b|"
+                          r"\bin (?:seconds|bytes|minutes|percent)\b", re.IGNORECASE)
+_ASKS_VERSION = re.compile(r"\b(?:which|what) (?:\w+ )?(?:version|release)\b", re.IGNORECASE)
+_ASKS_YEAR = re.compile(r"\b(?:which|what) year\b|\bwhen\b", re.IGNORECASE)
+_ASKS_NAME = re.compile(r"\b(?:which|what) (?:\w+ ){0,2}(?:flag|option|command|call|function|operation|"
+                        r"exception|error|field|file|variable|macro|constant|signal|program|package|module|"
+                        r"keyword|type|setting|parameter|directory|tool|statement)s?\b", re.IGNORECASE)
+_ASKS_EXPANSION = re.compile(r"\bstand for\b|\bshort for\b|\bacronym\b", re.IGNORECASE)
+
+
+def _question_words(question: str) -> set[str]:
+    return {w.lower() for w in re.findall(r"[\w./-]+", question)}
+
+
+def _first_new(pattern: re.Pattern, sentences: Sequence[str], asked: set[str]) -> str | None:
+    for sentence in sentences:
+        for m in pattern.finditer(sentence):
+            value = m.group(0).strip(" .,;:")
+            if value and value.lower() not in asked and value.split()[0].lower() not in asked:
+                return value
+    return None
+
+
+def expected_type(question: str) -> str | None:
+    """The kind of value ``question`` asks for: expansion, version, number, year, name — or None.
+
+    >>> expected_type("What does BRIN stand for?"), expected_type("How many bits does it store?")
+    ('expansion', 'number')
+    >>> expected_type("Why do futexes exist?") is None
+    True
+    """
+    if _ASKS_EXPANSION.search(question):
+        return "expansion"
+    if _ASKS_VERSION.search(question):
+        return "version"
+    if _ASKS_NUMBER.search(question):
+        return "number"
+    if re.search(r"\b(?:which|what) year\b", question, re.IGNORECASE):
+        return "year"
+    if _ASKS_NAME.search(question):
+        return "name"
+    return None
+
+
+def answer_span(question: str, sentences: Sequence[str]) -> str | None:
+    """The short answer in ``sentences`` for ``question``, or None when none can be told apart."""
+    asked = _question_words(question)
+    kind = expected_type(question)
+    if kind == "expansion":
+        for sentence in sentences:
+            m = re.search(r"(?:stands? for|short for|means?)\s+[\"“]?([A-Z][\w-]*(?:\s+[A-Za-z][\w-]*){0,6})",
+                          sentence)
+            if m:
+                return m.group(1).strip(" .,;:\"”")
+        return None
+    if kind == "version":
+        return _first_new(_VERSION, sentences, asked)
+    if kind == "number":
+        return _first_new(_NUMBER, sentences, asked)
+    if kind == "year":
+        return _first_new(_YEAR, sentences, asked)
+    if kind == "name":
+        return _first_new(_IDENTIFIER, sentences, asked) or _first_new(_QUOTED, sentences, asked)
+    return None
