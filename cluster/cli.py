@@ -404,14 +404,20 @@ def serve_app(ctx: click.Context, host: str | None, port: int | None, detach: bo
     from ray import serve
 
     from cluster.runtime import init_ray
-    from serving.app import build_application
+    from serving.app import StartTimeout, deploy
+    from serving.resources import ResourceShortfall
 
     cfg = _config(ctx)
-    host, port = host or cfg.serve.host, port or cfg.serve.port
     init_ray(cfg.ray)
-    serve.start(http_options={"host": host, "port": port})
-    serve.run(build_application(cfg), name=cfg.serve.app_name, route_prefix=cfg.serve.route_prefix)
-    click.echo(f"Strata query API on http://{host}:{port}{cfg.serve.route_prefix.rstrip('/')} "
+    t0 = time.monotonic()
+    click.echo(f"starting the Strata app (answers: {cfg.answer.writer_kind if cfg.answer.enabled else 'off'}, "
+               f"rerank: {'on' if cfg.rerank.enabled else 'off'}; up to {cfg.serve.start_timeout_s:.0f} s)…")
+    try:
+        url = deploy(cfg, host=host, port=port, say=lambda line: click.echo(f"  {line}"))
+    except (ResourceShortfall, StartTimeout, RuntimeError) as exc:
+        serve.shutdown()
+        raise click.ClickException(str(exc)) from exc
+    click.echo(f"Strata query API on {url} — ready in {time.monotonic() - t0:.0f} s "
                f"(OpenAPI: /docs; index: {cfg.storage.lance_location})")
     if detach:
         return

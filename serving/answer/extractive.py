@@ -1,10 +1,11 @@
 """The extractive answerer: quote the best evidence sentences of the context pack, or refuse.
 
-No LLM. Every sentence of the pack's passages (best passages first, up to
+No LLM. Every prose sentence of the pack's passages (best passages first, up to
 ``answer.extractive.max_candidates``) is scored by the shipped cross-encoder on (question,
-``section path`` + sentence), and blended with its passage's retrieval score::
+``section path`` + sentence) and ranked by (weights in ``answer.extractive``, chosen on dev data)::
 
-    score = (1 − passage_weight) · minmax(cross-encoder) + passage_weight · minmax(passage score)
+    score = 0.5 · minmax(cross-encoder) + 0.3 · minmax(passage score) + 1.0 · coverage(path + sentence)
+            + 0.25 · coverage(sentence) + 0.25 · [holds the kind of value asked for]
 
 The best sentence is quoted with its ``[n]``; up to ``max_sentences`` more follow when they reach
 ``relative_cutoff`` of its score. Whether the question is answerable at all is decided by
@@ -22,6 +23,7 @@ sentences where one can be found (:mod:`serving.answer.span`).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,27 +40,31 @@ __all__ = ["ANSWERABILITY_FILE", "Answerability", "ExtractiveAnswer", "Extractiv
 
 ANSWERABILITY_FILE = "answerability.json"
 Score = Callable[[str, list[str]], Awaitable[list[float]]]
-FEATURES = ("cross_encoder", "coverage", "answer_type")
+FEATURES = ("coverage", "value_coverage", "value_missing")  # what the stored model weighs
+# Kinds of value whose presence a sentence can be checked for reliably (names are too varied to tell).
+CHECKED_VALUES = frozenset({"number", "version", "year", "expansion"})
 
 
 @dataclass(frozen=True)
 class Answerability:
     """A calibrated decision: ``bias + Σ weights[f] · features[f] ≥ threshold`` → answerable.
 
-    Features of a question's context pack (:meth:`ExtractiveAnswerer.features`): ``cross_encoder`` —
-    the best sentence's logit; ``coverage`` — the best share of the question's content words that a
-    top sentence (with its section path) contains; ``answer_type`` — +1 when the question asks for a
-    typed value (a number, version, year, name, expansion) and a top sentence holds one, −1 when it
-    asks and none does, 0 for other questions. The uncalibrated default decides on the cross-encoder
-    logit alone (≥ 0).
+    Features of a question's ranked sentences (:meth:`ExtractiveAnswerer.features`): ``cross_encoder``
+    — the best sentence's logit; ``coverage`` — the best share of the question's content words that a
+    top sentence (with its section path) contains; for a question that asks for a checkable value (a
+    number, version, year, expansion: :data:`CHECKED_VALUES`) ``value_coverage`` is the best coverage
+    among the top sentences that hold such a value and ``value_missing`` is 1 when none does; for other
+    questions they are ``coverage`` and 0. On the dev QA set the cross-encoder logit did not tell
+    answerable from unanswerable questions (its fitted weight was ~0; the reranker scores topical
+    relevance, and unanswerable questions are on topic), so the stored model weighs the other three.
+    The uncalibrated default answers when half the question is covered.
 
-    >>> Answerability().decide({"cross_encoder": 0.4, "coverage": 0.5, "answer_type": -1})
-    (0.4, True)
+    >>> Answerability().decide({"cross_encoder": 0.4, "coverage": 0.5, "value_missing": 1})
+    (0.0, True)
     """
 
-    weights: dict[str, float] = field(default_factory=lambda: {"cross_encoder": 1.0, "coverage": 0.0,
-                                                               "answer_type": 0.0})
-    bias: float = 0.0
+    weights: dict[str, float] = field(default_factory=lambda: {"coverage": 1.0})
+    bias: float = -0.5
     threshold: float = 0.0
 
     def decide(self, features: dict[str, float]) -> tuple[float, bool]:
@@ -100,13 +106,32 @@ class ExtractiveAnswer:
         return list(dict.fromkeys(s.n for s in self.sentences))
 
 
+_WORD = re.compile(r"^[(\"“']?[A-Za-z][A-Za-z'’-]*[,.;:!?)\"”']*$")
+
+
+def is_prose(sentence: str) -> bool:
+    """A sentence a person could quote as an answer: at least 4 plain words making up at least half of
+    its tokens, not an interactive-session or code line.
+
+    >>> is_prose("The EPOLLET flag requests edge-triggered notification."), is_prose(">>> raise ConnectionError")
+    (True, False)
+    >>> is_prose("ConnectionError"), is_prose("x = f(a, b) + g(c) # d")
+    (False, False)
+    """
+    if ">>>" in sentence or sentence.lstrip().startswith(("...", "$ ", "# ")):
+        return False
+    tokens = sentence.split()
+    words = sum(1 for t in tokens if _WORD.match(t))
+    return words >= 4 and words >= 0.5 * len(tokens)
+
+
 def sentences_of(text: str, max_chars: int = 600) -> list[tuple[int, int, str]]:
-    """``(start, end, sentence)`` of ``text``; blank and one-character pieces dropped, long ones cut."""
+    """``(start, end, sentence)`` of ``text``: prose sentences only (:func:`is_prose`), long ones cut."""
     out = []
     for start, end in split_sentences(text):
         piece = text[start:end]
         stripped = piece.strip()
-        if len(stripped) < 2 or not any(c.isalnum() for c in stripped):
+        if not is_prose(stripped):
             continue
         lead = len(piece) - len(piece.lstrip())
         s = start + lead
@@ -179,13 +204,14 @@ class ExtractiveAnswerer:
     def features(self, question: str, scored: list[ScoredSentence]) -> dict[str, float]:
         """The answerability features of the ranked sentences (see :class:`Answerability`)."""
         top = scored[: self.settings.feature_sentences]
-        typed = expected_type(question)
-        kind = 0.0
-        if typed is not None:
-            kind = 1.0 if any(answer_span(question, [s.text]) for s in top) else -1.0
-        return {"cross_encoder": max(s.cross_encoder for s in scored),
-                "coverage": max(coverage(question, f"{s.header} {s.text}") for s in top),
-                "answer_type": kind}
+        covered = [coverage(question, f"{s.header} {s.text}") for s in top]
+        best = max(covered)
+        value, missing = best, 0.0
+        if expected_type(question) in CHECKED_VALUES:
+            holding = [c for s, c in zip(top, covered) if answer_span(question, [s.text])]
+            value, missing = max(holding, default=0.0), 0.0 if holding else 1.0
+        return {"cross_encoder": max(s.cross_encoder for s in scored), "coverage": best,
+                "value_coverage": value, "value_missing": missing}
 
     async def answer(self, question: str, passages: Sequence[tuple[str, str, float]]) -> ExtractiveAnswer:
         """Quote the best sentences of ``passages`` ((text, header, score) each, numbered from 1)."""
@@ -194,22 +220,23 @@ class ExtractiveAnswerer:
             return ExtractiveAnswer(answerable=False, score=None, threshold=self.model.threshold)
         inputs = [f"{header}\n{sentence}" if header else sentence for _, _, _, sentence, header, _ in found]
         logits = await self.score(question, inputs)
-        w = self.settings.passage_weight
-        blended = [(1 - w) * c + w * p for c, p in zip(minmax(logits), minmax([f[5] for f in found]))]
-        scored = sorted((ScoredSentence(n=f[0], start=f[1], end=f[2], text=f[3], header=f[4], cross_encoder=float(c),
-                                        score=b)
-                         for f, c, b in zip(found, logits, blended)), key=lambda s: -s.score)
+        st = self.settings
+        checked = expected_type(question) is not None
+        ranked = []
+        for f, c, ce, ps in zip(found, logits, minmax(logits), minmax([f[5] for f in found])):
+            score = (st.cross_encoder_weight * ce + st.passage_weight * ps
+                     + st.coverage_weight * coverage(question, f"{f[4]} {f[3]}")
+                     + st.sentence_coverage_weight * coverage(question, f[3])
+                     + (st.value_weight if checked and answer_span(question, [f[3]]) else 0.0))
+            ranked.append(ScoredSentence(n=f[0], start=f[1], end=f[2], text=f[3], header=f[4], cross_encoder=float(c),
+                                         score=score))
+        scored = sorted(ranked, key=lambda s: -s.score)
         features = self.features(question, scored)
         z, answerable = self.model.decide(features)
         result = ExtractiveAnswer(answerable=answerable, score=round(z, 4), threshold=self.model.threshold,
                                   features={k: round(v, 4) for k, v in features.items()}, scored=len(scored))
         if not answerable:
             return result
-        top = scored[: self.settings.feature_sentences]
-        if expected_type(question) is not None:  # the best sentence that holds the value asked for leads
-            with_value = [s for s in top if answer_span(question, [s.text])]
-            if with_value and with_value[0] is not top[0]:
-                scored = [with_value[0]] + [s for s in scored if s is not with_value[0]]
         best = scored[0]
         chosen = [best]
         for s in scored[1:]:

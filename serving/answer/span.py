@@ -35,8 +35,8 @@ _QUOTED = re.compile(r"[\"“']([^\"”']{2,60})[\"”']")
 
 _ASKS_NUMBER = re.compile(r"\bhow (?:many|much|long|large|big|old)\b|\bwhat (?:percentage|number|size|value)\b|"
                           r"\b(?:default|maximum|minimum|max|min) (?:\w+ )?(?:value|number|size|interval|limit)\b|"
-                          r"\bin (?:seconds|bytes|minutes|percent)\b", re.IGNORECASE)
-_ASKS_VERSION = re.compile(r"\b(?:which|what) (?:\w+ )?(?:version|release)\b", re.IGNORECASE)
+                          r"\bin (?:seconds|bytes|bits|minutes|percent|characters)\b", re.IGNORECASE)
+_ASKS_VERSION = re.compile(r"\b(?:which|what) (?:[\w.+-]+ ){0,3}(?:version|release)\b", re.IGNORECASE)
 _ASKS_YEAR = re.compile(r"\b(?:which|what) year\b|\bwhen\b", re.IGNORECASE)
 _ASKS_NAME = re.compile(r"\b(?:which|what) (?:\w+ ){0,2}(?:flag|option|command|call|function|operation|"
                         r"exception|error|field|file|variable|macro|constant|signal|program|package|module|"

@@ -57,8 +57,12 @@ class ServeLLM:
 
     async def stream(self, role, messages, *, max_tokens, temperature=0.0, schema=None):
         handle = self.handles[role].options(stream=True)
-        async for event in handle.stream.remote(messages, max_tokens, temperature, schema):
-            yield event
+        response = handle.stream.remote(messages, max_tokens, temperature, schema)
+        try:
+            async for event in response:
+                yield event
+        finally:  # stopped early (a degenerate output, a closed client): end the replica's generation too
+            response.cancel()
 
     async def count_tokens(self, role, messages) -> int:
         return await self.handles[role].count_tokens.remote(messages)
