@@ -1,1 +1,1 @@
-"""Cited, verified answers: writer and verifier LLMs (vLLM) over Strata's context packs."""
+"""Cited, checked answers over Strata's context packs: the extractive answerer (quoted evidence sentences, no LLM) and the generative writer on vLLM, verified or refused."""

@@ -16,15 +16,11 @@ Complexity = Literal["simple", "multi_part", "broad"]
 Route = Literal["lexical", "hybrid", "hybrid+awareness"]
 
 
-# Empty (no answer), or sentences each closed by a citation marker: the grammar makes even a small model
-# cite. (Length bounds such as {2,240} make xgrammar 0.32's compiler fail, so max_answer_tokens bounds it.)
-ANSWER_PATTERN = r'^(|[^\[\]"\\]+\[[1-9][0-9]?\]([^\[\]"\\]+\[[1-9][0-9]?\])*\.?)$'
-
-
 class WriterForm(BaseModel):
-    """The writer's answer. ``answer`` comes first so its text can be streamed as it is generated."""
+    """An answer under verification: its text with ``[n]`` markers (attributed after generation, or quoted
+    by the extractive answerer), the short value, the cited passage numbers."""
 
-    answer: str = Field(pattern=ANSWER_PATTERN, description="1-3 sentences, each ending with its passage number like [2]")
+    answer: str = Field(description="1-3 sentences, each ending with its passage number like [2]")
     answer_value: str = Field(max_length=200, description="the short answer: a name, number, flag or phrase")
     cited_ids: list[int] = Field(max_length=10, description="the passage numbers cited")
     explanation: str = Field(max_length=400, description="one short sentence: where the answer comes from")

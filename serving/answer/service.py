@@ -39,7 +39,9 @@ from serving.analysis.llm import LLMHints, analyse_with_llm
 from serving.answer.attribution import attribute
 from serving.answer.citations import all_cited, strip_markers
 from serving.answer.degenerate import DegenerationGuard, degeneration
-from serving.answer.extractive import ExtractiveAnswer, ExtractiveAnswerer, header_for, resolve_answerability
+from serving.answer.extractive import (
+    ExtractiveAnswer, ExtractiveAnswerer, ScoredSentence, header_for, resolve_answerability,
+)
 from serving.answer.forms import JudgeForm, WriterForm, parse_form, schema_of
 from serving.answer.prompts import is_no_answer, judge_messages, writer_text_messages
 from serving.answer.span import answer_span
@@ -61,11 +63,16 @@ def _label(p: Passage) -> str:
     return " > ".join(x for x in (p.path, p.section_path) if x)
 
 
-def _citation(n: int, p: Passage) -> Citation:
+def _citation(n: int, p: Passage, quoted: list[ScoredSentence] | None = None) -> Citation:
+    """Citation ``[n]`` of passage ``p``; with the sentences an extractive answer quotes from it, the snippet
+    runs from just before the first of them to just after the last (at least 1000 characters)."""
+    quoted = quoted or []
+    begin = max(0, min(s.start for s in quoted) - 200) if quoted else 0
+    stop = max([begin + 1000] + [s.end + 100 for s in quoted])
     return Citation(n=n, passage_id=p.passage_id, chunk_id=p.chunk_ids[0] if p.chunk_ids else "",
                     document_id=p.doc_id, path=p.path, title=p.title, section_id=p.section_id,
                     section_path=[s for s in p.section_path.split(" > ") if s], start=p.start, end=p.end,
-                    snippet=p.text[:1000])
+                    snippet=p.text[begin:stop], quotes=[s.text for s in quoted])
 
 
 class AnswerService:
@@ -234,7 +241,7 @@ class AnswerService:
             await emit("token", {"text": extracted.answer})
         return self._answered(request, run, context, version, analysis, extracted.answer, extracted.answer_value,
                               passages, verification, writer="extractive", extractive=info,
-                              explanation="quoted from the passages (extractive answer)")
+                              explanation="quoted from the passages (extractive answer)", quoted=extracted.sentences)
 
     async def _generative_answer(self, request: AnswerRequest, emit: Emit | None, run: "_Run",
                                  version: str) -> AnswerResponse:
@@ -245,7 +252,7 @@ class AnswerService:
             run.count(self.llm, "verifier", hints.usage.get("prompt_tokens", 0), hints.usage.get("completion_tokens", 0))
         retries = settings.max_retries if request.max_retries is None else request.max_retries
         verification = Verification(verdict="refused", reasons=["no attempt made"])
-        context = None
+        context = first = None
         passages: list[Passage] = []
         for attempt in range(retries + 1):
             if attempt:
@@ -255,6 +262,7 @@ class AnswerService:
                 if emit is not None:
                     await emit("retry", {"attempt": attempt, "expansion": expansion, "reasons": verification.reasons})
             context, expansion, budget = await self._context(request, run, attempt=attempt, hints=hints)
+            first = first or context
             if not context.passages:
                 verification = Verification(verdict="blank", reasons=["retrieval found no passages"])
                 run.attempts.append(AttemptInfo(attempt=attempt, expansion=expansion, budget_tokens=budget,
@@ -265,7 +273,7 @@ class AnswerService:
             with run.stage("write"):
                 try:
                     event, degenerate = await self._write(messages, emit, run)
-                    run.count(self.llm, "writer", event.prompt_tokens, event.completion_tokens)
+                    run.count(self.llm, "writer", event.prompt_tokens or prompt_tokens, event.completion_tokens)
                     text = event.text.strip()
                 except PromptTooLong as exc:
                     text = ""
@@ -292,16 +300,18 @@ class AnswerService:
                                       passages, verification, writer="llm")
             if degenerate is not None:
                 break  # a looping model loops again: no retries spent on it
-        # The generative writer did not produce a verified answer: the extractive answerer is the fallback.
-        if context is None or not context.passages:
+        # The generative writer did not produce a verified answer: the extractive answerer is the fallback,
+        # on the first attempt's context (the one its answerability threshold was calibrated on).
+        if first is None or not first.passages:
             return self._refusal(request, run, context, version, analysis, verification.reasons)
+        context = first
         passages = list(context.passages)
         extracted = await self._extract(request.question, passages, run)
         if emit is not None:
             await emit("retry", {"attempt": len(run.attempts), "expansion": "extractive", "reasons": verification.reasons})
         note = "fallback after the generative writer failed: " + "; ".join(verification.reasons)[:300]
         return await self._finish_extractive(request, emit, run, context, version, analysis, passages, extracted,
-                                             expansion="extractive", budget=run.attempts[-1].budget_tokens,
+                                             expansion="extractive", budget=run.attempts[0].budget_tokens,
                                              attempt=len(run.attempts), note=note)
 
     # -- responses -------------------------------------------------------------------------------------------
@@ -313,11 +323,14 @@ class AnswerService:
 
     def _answered(self, request, run, context, version, analysis, answer: str, value: str | None,
                   passages: list[Passage], verification: Verification, *, writer: str,
-                  extractive: "ExtractiveInfo | None" = None, explanation: str | None = None) -> AnswerResponse:
+                  extractive: "ExtractiveInfo | None" = None, explanation: str | None = None,
+                  quoted: list[ScoredSentence] | None = None) -> AnswerResponse:
+        quoted = quoted or []
         numbers = [n for n in all_cited(answer) if 1 <= n <= len(passages)]
         return AnswerResponse(answer=answer.strip(), answer_value=(value or "").strip() or None,
                               explanation=explanation, refused=False, writer=writer, extractive=extractive,
-                              citations=[_citation(n, passages[n - 1]) for n in sorted(set(numbers))],
+                              citations=[_citation(n, passages[n - 1], [s for s in quoted if s.n == n])
+                                         for n in sorted(set(numbers))],
                               verification=verification, **self._common(request, run, context, version, analysis))
 
     def _refusal(self, request, run, context, version, analysis, reasons: list[str], *,
@@ -436,5 +449,6 @@ class _Run:
         self.usage["completion_tokens"] += completion_tokens
         if self.metrics is not None:
             model = llm.model(role)
-            self.metrics.tokens.inc(prompt_tokens, tags={"model": model, "role": role, "direction": "in"})
-            self.metrics.tokens.inc(completion_tokens, tags={"model": model, "role": role, "direction": "out"})
+            for n, direction in ((prompt_tokens, "in"), (completion_tokens, "out")):
+                if n > 0:  # Ray counters refuse 0
+                    self.metrics.tokens.inc(n, tags={"model": model, "role": role, "direction": direction})

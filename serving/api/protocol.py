@@ -260,7 +260,10 @@ class Citation(BaseModel):
     section_path: list[str] = Field(description="section titles, root → leaf")
     start: int = Field(description="character offsets of the passage in the document")
     end: int
-    snippet: str = Field(description="the passage text (first 1000 characters)")
+    snippet: str = Field(description="the passage text (its first 1000 characters, or, for an extractive "
+                                     "answer, from just before its first quoted sentence to just after its last)")
+    quotes: list[str] = Field(default_factory=list, description="the passage's sentences an extractive answer quotes, "
+                                                                "verbatim (whitespace normalised)")
 
 
 class SentenceCheck(BaseModel):
