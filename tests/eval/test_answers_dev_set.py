@@ -1,7 +1,10 @@
-"""The answer dev set (bench/data/answers-dev.jsonl) against the real sample-corpus index: every
-evidence piece is where it says (document, section, text) and a gold answer is literally in it."""
+"""The answer QA sets (bench/data/answers-dev.jsonl for calibration, answers-test.jsonl held out) against
+the real sample-corpus index: every evidence piece is where it says (document, section, text) and a gold
+answer is literally in it."""
 
 from __future__ import annotations
+
+import pytest
 
 from support import REPO
 
@@ -10,23 +13,31 @@ from serving.eval.answer_metrics import normalize_text
 from serving.eval.evidence import locate
 from serving.eval.qa_format import load_qa
 
-DEV_SET = REPO / "bench" / "data" / "answers-dev.jsonl"
+QA_SETS = [REPO / "bench" / "data" / "answers-dev.jsonl", REPO / "bench" / "data" / "answers-test.jsonl"]
 
 
-def test_dev_set_shape():
-    examples = load_qa(DEV_SET)
+@pytest.mark.parametrize("path", QA_SETS, ids=lambda p: p.stem)
+def test_qa_set_shape(path):
+    examples = load_qa(path)
     answerable = [e for e in examples if e.answerable]
-    assert 25 <= len(examples) <= 35 and len(examples) - len(answerable) >= 8
+    assert len(examples) >= 45 and len(answerable) >= 25 and len(examples) - len(answerable) >= 20
     assert all(e.evidence for e in answerable), "every answerable question names its evidence"
 
 
-def test_dev_set_evidence_is_in_the_sample_index(sample_index):
+def test_dev_and_test_sets_do_not_overlap():
+    dev, test = (load_qa(p) for p in QA_SETS)
+    assert not {e.id for e in dev} & {e.id for e in test}
+    assert not {normalize_text(e.question) for e in dev} & {normalize_text(e.question) for e in test}
+
+
+@pytest.mark.parametrize("path", QA_SETS, ids=lambda p: p.stem)
+def test_qa_set_evidence_is_in_the_sample_index(sample_index, path):
     from serving.index_view import IndexView
 
     cfg, _ = sample_index
     view = IndexView.open(cfg)
     chunks = view.store.table(CHUNKS).to_arrow().select(["path", "section_path", "text"]).to_pylist()
-    for example in load_qa(DEV_SET):
+    for example in load_qa(path):
         for piece in example.evidence:
             holders = locate(piece, chunks)
             assert holders, f"{example.id}: evidence {piece} not found in the index"
