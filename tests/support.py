@@ -28,3 +28,16 @@ def search(cfg, query: str, *, k: int = 5, mode: str = "hybrid"):
     from serving.pipeline import SearchPipeline
 
     return SearchPipeline(cfg).search(SearchRequest(query=query, top_k=k, mode=mode, use_cache=False)).hits
+
+
+def sse_events(response) -> list[tuple[str, dict]]:
+    """``(event, data)`` pairs of a Server-Sent-Events ``requests`` response (``/v1/answer`` streams)."""
+    import json
+
+    events, kind = [], None
+    for line in response.iter_lines(decode_unicode=True):
+        if line.startswith("event: "):
+            kind = line[7:]
+        elif line.startswith("data: "):
+            events.append((kind, json.loads(line[6:])))
+    return events

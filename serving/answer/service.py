@@ -29,7 +29,6 @@ import asyncio
 import hashlib
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from cluster.config import StrataConfig
@@ -50,7 +49,7 @@ from serving.api.protocol import (
     AnalysisInfo, AnswerRequest, AnswerResponse, AttemptInfo, Citation, ContextRequest, ExtractiveInfo, LLMJudgment,
     OverloadedError, Passage, Verification, check_answer_limits,
 )
-from serving.api.serving import SearchService
+from serving.api.serving import SearchService, StageTimer
 from serving.cache import LruCache
 from serving.llm.client import LLMClient
 from serving.llm.engine import GenerationEvent, PromptTooLong
@@ -431,18 +430,17 @@ class _Run:
 
     t0: float
     metrics: object | None
-    timings: dict[str, float] = field(default_factory=dict)
+    timer: StageTimer = field(default_factory=StageTimer)
     usage: dict[str, int] = field(default_factory=lambda: {"prompt_tokens": 0, "completion_tokens": 0})
     attempts: list[AttemptInfo] = field(default_factory=list)
     ttft_recorded: bool = False
 
-    @contextmanager
+    @property
+    def timings(self) -> dict[str, float]:
+        return self.timer.ms
+
     def stage(self, name: str):
-        s = time.perf_counter()
-        try:
-            yield
-        finally:
-            self.timings[name] = self.timings.get(name, 0.0) + (time.perf_counter() - s) * 1000
+        return self.timer.stage(name)
 
     def count(self, llm: LLMClient, role: str, prompt_tokens: int, completion_tokens: int) -> None:
         self.usage["prompt_tokens"] += prompt_tokens

@@ -35,7 +35,9 @@ class NotFound(LookupError):
     """An unknown document or section id (answered with 404)."""
 
 
-class _Timer:
+class StageTimer:
+    """Milliseconds per named stage (``with timer.stage("embed"): …``), summed over repeats."""
+
     def __init__(self) -> None:
         self.ms: dict[str, float] = {}
 
@@ -71,7 +73,7 @@ class SearchService:
         self.results = LruCache(cfg.serve.result_cache_size)
 
     # -- shared front half: analyse → embed → retrieve → rerank --------------------------------------
-    async def _retrieve(self, request: SearchRequest, timer: _Timer,
+    async def _retrieve(self, request: SearchRequest, timer: StageTimer,
                         hints: LLMHints | None = None) -> tuple[QueryPlan, dict, list[Candidate], dict, object, bool]:
         with timer.stage("analyse"):
             plan = analyse_query(request, self.cfg, hints)
@@ -111,7 +113,7 @@ class SearchService:
     def _cache_key(self, version: str, request: SearchRequest) -> tuple:
         return version, type(request).__name__, request.model_dump_json(exclude={"use_cache"})
 
-    def _record(self, plan_route: str, timer: _Timer, counts: dict[str, int]) -> None:
+    def _record(self, plan_route: str, timer: StageTimer, counts: dict[str, int]) -> None:
         metrics = query_metrics()
         if metrics is None:
             return
@@ -132,7 +134,7 @@ class SearchService:
     async def search(self, request: SearchRequest) -> SearchResponse:
         """``POST /v1/search``."""
         check_limits(request, self.cfg)
-        timer = _Timer()
+        timer = StageTimer()
         t0 = time.perf_counter()
         version = self.index.version()
         key = self._cache_key(version, request)
@@ -165,7 +167,7 @@ class SearchService:
     async def context(self, request: ContextRequest, hints: LLMHints | None = None) -> ContextResponse:
         """``POST /v1/context`` (``hints``: the LLM's query analysis, from the answer path)."""
         check_limits(request, self.cfg)
-        timer = _Timer()
+        timer = StageTimer()
         t0 = time.perf_counter()
         version = self.index.version()
         key = self._cache_key(version, request) + ((repr(hints),) if hints is not None else ())

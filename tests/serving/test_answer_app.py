@@ -12,7 +12,7 @@ import urllib.request
 import pytest
 import requests
 
-from support import METRICS_PORT
+from support import METRICS_PORT, sse_events
 
 pytestmark = pytest.mark.timeout(900)
 
@@ -22,16 +22,6 @@ UNANSWERABLE = "What is the boiling point of tungsten in degrees Celsius?"
 
 def ask(url: str, body: dict, timeout: float = 300) -> requests.Response:
     return requests.post(f"{url}/v1/answer", json=body, timeout=timeout)
-
-
-def sse(response: requests.Response) -> list[tuple[str, dict]]:
-    events, kind = [], None
-    for line in response.iter_lines(decode_unicode=True):
-        if line.startswith("event: "):
-            kind = line[7:]
-        elif line.startswith("data: "):
-            events.append((kind, json.loads(line[6:])))
-    return events
 
 
 def _normal(text: str) -> str:
@@ -80,7 +70,7 @@ def test_streaming_sends_the_answer_then_a_final_event(app):
     with requests.post(f"{url}/v1/answer", json={"question": ANSWERABLE, "stream": True, "use_cache": False},
                        stream=True, timeout=300) as response:
         assert response.status_code == 200 and response.headers["content-type"].startswith("text/event-stream")
-        events = sse(response)
+        events = sse_events(response)
     kinds = [k for k, _ in events]
     assert kinds[0] == "token" and kinds[-1] == "final", kinds
     final = events[-1][1]

