@@ -117,6 +117,8 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=18321)
     parser.add_argument("--set", action="append", default=[], help="config override section.key=value")
     parser.add_argument("--quality", default="dev,test", help="QA sets to score through the app ('' for none)")
+    parser.add_argument("--quality-max", type=int, default=None,
+                        help="score only the first N answerable and N unanswerable questions of each set (slow writers)")
     args = parser.parse_args()
 
     import ray
@@ -153,7 +155,7 @@ def main() -> None:
         print(json.dumps(rows[-1]), flush=True)
     quality = {}
     for name in [q for q in args.quality.split(",") if q.strip()]:
-        quality[name] = score_set(url, REPO / "bench" / "data" / f"answers-{name}.jsonl")
+        quality[name] = score_set(url, REPO / "bench" / "data" / f"answers-{name}.jsonl", args.quality_max)
     serve.shutdown()
     ray.shutdown()
     writer = cfg.answer.writer_kind + (f" ({cfg.answer.writer.model})" if cfg.answer.writer_kind == "llm" else "")
@@ -185,17 +187,21 @@ def main() -> None:
                              "startup_s": round(startup, 1), "levels": rows, "quality": quality}) + "\n")
 
 
-def score_set(url: str, path: Path) -> dict:
-    """Every question of a QA set through the app; the answer-evaluation metrics."""
+def score_set(url: str, path: Path, per_kind: int | None = None) -> dict:
+    """Every question of a QA set (or the first ``per_kind`` answerable and unanswerable ones) through the
+    app; the answer-evaluation metrics."""
     from serving.api.protocol import AnswerRequest
     from serving.eval.answers import evaluate_answers
     from serving.eval.answers_job import HttpAnswerClient
     from serving.eval.qa_format import load_qa
 
+    examples = load_qa(path)
+    if per_kind is not None:
+        examples = [e for e in examples if e.answerable][:per_kind] + [e for e in examples if not e.answerable][:per_kind]
     client = HttpAnswerClient(url)
     try:
-        report = evaluate_answers(load_qa(path), lambda ex: client.answer(AnswerRequest(question=ex.question,
-                                                                                        use_cache=False)))
+        report = evaluate_answers(examples, lambda ex: client.answer(AnswerRequest(question=ex.question,
+                                                                                   use_cache=False)))
     finally:
         client.close()
     keys = ("n_questions", "answer_rate", "refusal_accuracy", "citation_precision", "contains", "exact_match",

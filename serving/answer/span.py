@@ -96,5 +96,38 @@ def answer_span(question: str, sentences: Sequence[str]) -> str | None:
     if kind == "year":
         return _first_new(_YEAR, sentences, asked)
     if kind == "name":
-        return _first_new(_IDENTIFIER, sentences, asked) or _first_new(_QUOTED, sentences, asked)
+        return _best_name(question, sentences, asked) or _first_new(_QUOTED, sentences, asked)
     return None
+
+
+_NOUN_SHAPES = (  # the question's noun → the identifier shape it asks for
+    (re.compile(r"\b(?:flag|constant|macro|signal|error|errno)s?\b", re.I), re.compile(r"^[A-Z][A-Z0-9_]+$")),
+    (re.compile(r"\b(?:system call|call|function)s?\b", re.I), re.compile(r"^\w+\(\d\w*\)$|^[a-z_][a-z0-9_]*$")),
+    (re.compile(r"\boptions?\b", re.I), re.compile(r"^--?\w")),
+    (re.compile(r"\b(?:file|directory|path)s?\b", re.I), re.compile(r"^/")),
+)
+
+
+def _best_name(question: str, sentences: Sequence[str], asked: set[str]) -> str | None:
+    """The identifier of the quoted sentences that best fits a "which flag/call/option/file …" question:
+    the shape the question's noun asks for, how often it occurs, and how close it sits to the question's
+    words.
+
+    >>> _best_name("Which epoll flag requests edge-triggered notification?",
+    ...            ["Processes that inherit the fd across fork(2) and are marked edge-triggered (EPOLLET) wake.",
+    ...             "The EPOLLONESHOT flag disables it.", "Use the EPOLLET flag with nonblocking fds."], set())
+    'EPOLLET'
+    """
+    shapes = [shape for noun, shape in _NOUN_SHAPES if noun.search(question)]
+    question_terms = {w.lower()[:5] for w in re.findall(r"[A-Za-z]{3,}", question)}
+    scores: dict[str, float] = {}
+    for sentence in sentences:
+        for m in _IDENTIFIER.finditer(sentence):
+            value = m.group(0).strip(" .,;:")
+            if not value or value.lower() in asked:
+                continue
+            window = sentence[max(0, m.start() - 50): m.end() + 50]
+            near = sum(1 for w in re.findall(r"[A-Za-z]{3,}", window) if w.lower()[:5] in question_terms)
+            fit = 2.0 if any(shape.match(value) for shape in shapes) else 0.0
+            scores[value] = scores.get(value, fit) + 1.0 + 0.25 * min(near, 4)
+    return max(scores, key=lambda v: (scores[v], -len(v))) if scores else None
