@@ -248,8 +248,9 @@ class ExtractiveConfig(BaseModel):
     coverage_weight: float = Field(1.0, ge=0, description="× the share of question words in section path + sentence")
     sentence_coverage_weight: float = Field(0.25, ge=0, description="× the share of question words in the sentence")
     value_weight: float = Field(0.25, ge=0, description="+ this when the sentence holds the kind of value asked for")
-    relative_cutoff: float = Field(0.8, ge=0, le=1, description="a 2nd/3rd sentence is quoted only if its score "
-                                                                "reaches this share of the best one's")
+    relative_cutoff: float = Field(0.9, ge=0, le=1, description="a 2nd/3rd sentence is quoted only if its score "
+                                                                "reaches this share of the best one's (dev citation "
+                                                                "precision 0.88 at 0.8, 0.93 at 0.9)")
     max_candidates: int = Field(48, ge=1, le=500, description="sentences scored per question (best passages first)")
     max_sentence_chars: int = Field(600, ge=40, description="longer sentences are cut at this many characters")
 
