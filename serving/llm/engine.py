@@ -138,8 +138,9 @@ class VLLMEngine:
                      presence_penalty: float | None = None) -> AsyncIterator[GenerationEvent]:
         """Generate, yielding text deltas; with ``schema`` the output is constrained to that JSON schema.
 
-        The repetition, frequency and presence penalties are the model's :class:`LLMConfig` values
-        unless given here (e.g. neutral values 1.0 / 0.0 / 0.0 for a JSON form)."""
+        The repetition, frequency and presence penalties are the model's :class:`LLMConfig` values for free
+        text, neutral (1.0 / 0.0 / 0.0) for a JSON form (a grammar already bounds it, and penalising the
+        tokens a form repeats — quotes, keys — breaks it), unless given here."""
         from vllm import SamplingParams
         from vllm.sampling_params import RequestOutputKind, StructuredOutputsParams
 
@@ -148,6 +149,10 @@ class VLLMEngine:
         if n_prompt + 1 > self.max_model_len:
             raise PromptTooLong(f"prompt of {n_prompt} tokens does not fit max_model_len {self.max_model_len}")
         max_tokens = max(1, min(max_tokens, self.max_model_len - n_prompt))
+        if schema is not None:
+            repetition_penalty = 1.0 if repetition_penalty is None else repetition_penalty
+            frequency_penalty = 0.0 if frequency_penalty is None else frequency_penalty
+            presence_penalty = 0.0 if presence_penalty is None else presence_penalty
         params = SamplingParams(max_tokens=max_tokens, temperature=temperature,
                                 output_kind=RequestOutputKind.DELTA,
                                 structured_outputs=StructuredOutputsParams(json=schema) if schema else None,
