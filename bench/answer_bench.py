@@ -199,14 +199,21 @@ def score_set(url: str, path: Path, per_kind: int | None = None) -> dict:
     if per_kind is not None:
         examples = [e for e in examples if e.answerable][:per_kind] + [e for e in examples if not e.answerable][:per_kind]
     client = HttpAnswerClient(url)
+    writers: dict[str, int] = {}
+
+    def answer(example):
+        response = client.answer(AnswerRequest(question=example.question, use_cache=False))
+        if not response.refused:
+            writers[response.writer] = writers.get(response.writer, 0) + 1
+        return response
+
     try:
-        report = evaluate_answers(examples, lambda ex: client.answer(AnswerRequest(question=ex.question,
-                                                                                   use_cache=False)))
+        report = evaluate_answers(examples, answer)
     finally:
         client.close()
     keys = ("n_questions", "answer_rate", "refusal_accuracy", "citation_precision", "contains", "exact_match",
             "token_f1", "latency_ms_p50", "latency_ms_p95", "n_errors")
-    return {k: report.metrics.get(k) for k in keys}
+    return {**{k: report.metrics.get(k) for k in keys}, "answered_by": writers}
 
 
 async def one_warmup(url: str, question: str) -> None:
