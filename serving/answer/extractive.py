@@ -30,7 +30,7 @@ from pathlib import Path
 
 from cluster.config import ExtractiveConfig, StrataConfig
 from pipelines.chunk.sentences import split_sentences
-from serving.answer.span import answer_span, expected_type
+from serving.answer.span import answer_span, expected_type, holds_value
 from serving.answer.verify import content_words
 from serving.rerank.combine import minmax
 from serving.rerank.text import header_of
@@ -42,7 +42,7 @@ ANSWERABILITY_FILE = "answerability.json"
 Score = Callable[[str, list[str]], Awaitable[list[float]]]
 FEATURES = ("coverage", "value_coverage", "value_missing")  # what the stored model weighs
 # Kinds of value whose presence a sentence can be checked for reliably (names are too varied to tell).
-CHECKED_VALUES = frozenset({"number", "version", "year", "expansion"})
+CHECKED_VALUES = frozenset({"number", "version", "year", "expansion", "person", "default"})
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,7 @@ class Answerability:
     Features of a question's ranked sentences (:meth:`ExtractiveAnswerer.features`): ``cross_encoder``
     — the best sentence's logit; ``coverage`` — the best share of the question's content words that a
     top sentence (with its section path) contains; for a question that asks for a checkable value (a
-    number, version, year, expansion: :data:`CHECKED_VALUES`) ``value_coverage`` is the best coverage
+    number, version, year, expansion, a person, a default: :data:`CHECKED_VALUES`) ``value_coverage`` is the best coverage
     among the top sentences that hold such a value and ``value_missing`` is 1 when none does; for other
     questions they are ``coverage`` and 0. On the dev QA set the cross-encoder logit did not tell
     answerable from unanswerable questions (its fitted weight was ~0; the reranker scores topical
@@ -208,7 +208,7 @@ class ExtractiveAnswerer:
         best = max(covered)
         value, missing = best, 0.0
         if expected_type(question) in CHECKED_VALUES:
-            holding = [c for s, c in zip(top, covered) if answer_span(question, [s.text])]
+            holding = [c for s, c in zip(top, covered) if holds_value(question, s.text)]
             value, missing = max(holding, default=0.0), 0.0 if holding else 1.0
         return {"cross_encoder": max(s.cross_encoder for s in scored), "coverage": best,
                 "value_coverage": value, "value_missing": missing}
@@ -227,7 +227,7 @@ class ExtractiveAnswerer:
             score = (st.cross_encoder_weight * ce + st.passage_weight * ps
                      + st.coverage_weight * coverage(question, f"{f[4]} {f[3]}")
                      + st.sentence_coverage_weight * coverage(question, f[3])
-                     + (st.value_weight if checked and answer_span(question, [f[3]]) else 0.0))
+                     + (st.value_weight if checked and holds_value(question, f[3]) else 0.0))
             ranked.append(ScoredSentence(n=f[0], start=f[1], end=f[2], text=f[3], header=f[4], cross_encoder=float(c),
                                          score=score))
         scored = sorted(ranked, key=lambda s: -s.score)

@@ -90,6 +90,14 @@ _NO_ANSWER_RE = re.compile(
 )
 
 
+# "I am unable to determine which …" and the like: a refusal in other words (nothing after a "but").
+_UNSURE_RE = re.compile(
+    r"(?:sorry )?(?:but )?i (?:cannot|can ?not|cant|am unable to|am not able to|could not|couldnt|was unable to|"
+    r"was not able to|do not|dont) (?:determine|tell|say|know|identify|find|answer|provide|see)\b(?!.*\bbut\b).*"
+    r"|(?:the |these )?(?:given |provided )?passages? (?:do|does) not (?:specify|state|say|explain|mention)\b"
+    r"(?!.*\bbut\b).*|there is no (?:information|mention)\b(?!.*\bbut\b).*")
+
+
 def is_no_answer(text: str) -> bool:
     """Whether ``text`` is the writer's "no answer" reply (:data:`NO_ANSWER` or a close variant: case,
     punctuation, contractions, "the passages" for "these passages", a short trailing remark).
@@ -104,6 +112,10 @@ def is_no_answer(text: str) -> bool:
     False
     >>> is_no_answer("EPOLLET asks for edge-triggered mode."), is_no_answer("You cannot answer signals with EPOLLET.")
     (False, False)
+    >>> is_no_answer("I am unable to determine what epoll function allows edge-triggered notifications [1].")
+    True
+    >>> is_no_answer("I don't know which year, but the page mentions POSIX.2 [1].")
+    False
     """
     from pipelines.chunk.sentences import split_sentences
 
@@ -114,7 +126,7 @@ def is_no_answer(text: str) -> bool:
     first = text[spans[0][0]: spans[0][1]] if spans else text
     norm = re.sub(r"\[\d[\d,;\s]*\]", " ", first.lower().replace("’", "'"))
     norm = " ".join(re.sub(r"[^a-z0-9' ]+", " ", norm).replace("'", "").split())
-    return _NO_ANSWER_RE.fullmatch(norm) is not None
+    return _NO_ANSWER_RE.fullmatch(norm) is not None or _UNSURE_RE.fullmatch(norm) is not None
 
 
 def judge_messages(question: str, answer: str, texts: list[str], labels: list[str]) -> list[dict[str, str]]:

@@ -43,7 +43,7 @@ from serving.answer.extractive import (
 )
 from serving.answer.forms import JudgeForm, WriterForm, parse_form, schema_of
 from serving.answer.prompts import is_no_answer, judge_messages, writer_text_messages
-from serving.answer.span import answer_span
+from serving.answer.span import answer_span, expected_type, holds_value
 from serving.answer.verify import check_answer, final_verdict
 from serving.api.protocol import (
     AnalysisInfo, AnswerRequest, AnswerResponse, AttemptInfo, Citation, ContextRequest, ExtractiveInfo, LLMJudgment,
@@ -281,6 +281,9 @@ class AnswerService:
                 verification = Verification(verdict="fail", reasons=[f"degenerate writer output dropped: {degenerate}"])
             elif text and is_no_answer(text):
                 verification = Verification(verdict="blank", reasons=["the writer found no answer in the passages"])
+            elif text and (kind := expected_type(request.question)) and not holds_value(request.question, text):
+                verification = Verification(verdict="fail", reasons=[f"the answer names no {kind} although the "
+                                                                     "question asks for one"])
             elif text:
                 with run.stage("verify"):
                     attributed = await attribute(text, [p.text for p in passages], self.search.stages.embed,

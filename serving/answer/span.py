@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-__all__ = ["answer_span", "expected_type"]
+__all__ = ["answer_span", "expected_type", "holds_value"]
 
 _NUMBER_WORDS = ("zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|sixteen|twenty|thirty|"
                  "forty|fifty|sixty|hundred|thousand|million|billion")
@@ -41,6 +41,9 @@ _ASKS_YEAR = re.compile(r"\b(?:which|what) year\b|\bwhen\b", re.IGNORECASE)
 _ASKS_NAME = re.compile(r"\b(?:which|what) (?:\w+ ){0,2}(?:flag|option|command|call|function|operation|"
                         r"exception|error|field|file|variable|macro|constant|signal|program|package|module|"
                         r"keyword|type|setting|parameter|directory|tool|statement)s?\b", re.IGNORECASE)
+_ASKS_PERSON = re.compile(r"^\s*who\b|\bwhich (?:person|people|author|developer|company)\b", re.IGNORECASE)
+_ASKS_DEFAULT = re.compile(r"\bdefaults?\b|\bby default\b", re.IGNORECASE)
+_PERSON = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)?\s+(?:van |de |von )?[A-Z][a-z]{2,}\b")
 _ASKS_EXPANSION = re.compile(r"\bstand for\b|\bshort for\b|\bacronym\b", re.IGNORECASE)
 
 
@@ -58,10 +61,13 @@ def _first_new(pattern: re.Pattern, sentences: Sequence[str], asked: set[str]) -
 
 
 def expected_type(question: str) -> str | None:
-    """The kind of value ``question`` asks for: expansion, version, number, year, name — or None.
+    """The kind of value ``question`` asks for: expansion, version, number, year, person, default, name —
+    or None.
 
     >>> expected_type("What does BRIN stand for?"), expected_type("How many bits does it store?")
     ('expansion', 'number')
+    >>> expected_type("Who wrote the futex manual page?"), expected_type("What is the default isolation level?")
+    ('person', 'default')
     >>> expected_type("Why do futexes exist?") is None
     True
     """
@@ -73,9 +79,30 @@ def expected_type(question: str) -> str | None:
         return "number"
     if re.search(r"\b(?:which|what) year\b", question, re.IGNORECASE):
         return "year"
+    if _ASKS_PERSON.search(question):
+        return "person"
+    if _ASKS_DEFAULT.search(question):
+        return "default"
     if _ASKS_NAME.search(question):
         return "name"
     return None
+
+
+def holds_value(question: str, sentence: str) -> bool:
+    """Whether ``sentence`` holds the kind of value ``question`` asks for (for the kinds a sentence can be
+    checked for: a number, version, year, expansion, a person's name, a default).
+
+    >>> holds_value("What is the default isolation level?", "Read Committed is the default isolation level.")
+    True
+    >>> holds_value("Who wrote the futex manual page?", "Futexes appeared in Linux 2.5.7.")
+    False
+    """
+    kind = expected_type(question)
+    if kind == "default":
+        return bool(re.search(r"\bdefault", sentence, re.IGNORECASE))
+    if kind == "person":
+        return _first_new(_PERSON, [sentence], _question_words(question)) is not None
+    return answer_span(question, [sentence]) is not None
 
 
 def answer_span(question: str, sentences: Sequence[str]) -> str | None:
