@@ -60,6 +60,12 @@ def _first_new(pattern: re.Pattern, sentences: Sequence[str], asked: set[str]) -
     return None
 
 
+_ASKS_YEAR = re.compile(r"\b(?:which|what) year\b", re.IGNORECASE)
+# First match wins: the more specific kinds come first.
+_KINDS = (("expansion", _ASKS_EXPANSION), ("version", _ASKS_VERSION), ("number", _ASKS_NUMBER), ("year", _ASKS_YEAR),
+          ("person", _ASKS_PERSON), ("default", _ASKS_DEFAULT), ("name", _ASKS_NAME))
+
+
 def expected_type(question: str) -> str | None:
     """The kind of value ``question`` asks for: expansion, version, number, year, person, default, name —
     or None.
@@ -71,21 +77,7 @@ def expected_type(question: str) -> str | None:
     >>> expected_type("Why do futexes exist?") is None
     True
     """
-    if _ASKS_EXPANSION.search(question):
-        return "expansion"
-    if _ASKS_VERSION.search(question):
-        return "version"
-    if _ASKS_NUMBER.search(question):
-        return "number"
-    if re.search(r"\b(?:which|what) year\b", question, re.IGNORECASE):
-        return "year"
-    if _ASKS_PERSON.search(question):
-        return "person"
-    if _ASKS_DEFAULT.search(question):
-        return "default"
-    if _ASKS_NAME.search(question):
-        return "name"
-    return None
+    return next((kind for kind, asks in _KINDS if asks.search(question)), None)
 
 
 def holds_value(question: str, sentence: str) -> bool:
