@@ -86,6 +86,8 @@ class ScoredSentence:
     header: str
     cross_encoder: float   # raw logit of (question, header + sentence)
     score: float           # blended score (ranking within one question)
+    coverage: float = 0.0  # share of the question's content words in header + sentence
+    holds: bool = False    # holds the kind of value the question asks for
 
 
 @dataclass
@@ -204,11 +206,10 @@ class ExtractiveAnswerer:
     def features(self, question: str, scored: list[ScoredSentence]) -> dict[str, float]:
         """The answerability features of the ranked sentences (see :class:`Answerability`)."""
         top = scored[: self.settings.feature_sentences]
-        covered = [coverage(question, f"{s.header} {s.text}") for s in top]
-        best = max(covered)
+        best = max(s.coverage for s in top)
         value, missing = best, 0.0
         if expected_type(question) in CHECKED_VALUES:
-            holding = [c for s, c in zip(top, covered) if holds_value(question, s.text)]
+            holding = [s.coverage for s in top if s.holds]
             value, missing = max(holding, default=0.0), 0.0 if holding else 1.0
         return {"cross_encoder": max(s.cross_encoder for s in scored), "coverage": best,
                 "value_coverage": value, "value_missing": missing}
@@ -224,12 +225,12 @@ class ExtractiveAnswerer:
         checked = expected_type(question) is not None
         ranked = []
         for f, c, ce, ps in zip(found, logits, minmax(logits), minmax([f[5] for f in found])):
-            score = (st.cross_encoder_weight * ce + st.passage_weight * ps
-                     + st.coverage_weight * coverage(question, f"{f[4]} {f[3]}")
-                     + st.sentence_coverage_weight * coverage(question, f[3])
-                     + (st.value_weight if checked and holds_value(question, f[3]) else 0.0))
+            covered = coverage(question, f"{f[4]} {f[3]}")
+            holds = checked and holds_value(question, f[3])
+            score = (st.cross_encoder_weight * ce + st.passage_weight * ps + st.coverage_weight * covered
+                     + st.sentence_coverage_weight * coverage(question, f[3]) + (st.value_weight if holds else 0.0))
             ranked.append(ScoredSentence(n=f[0], start=f[1], end=f[2], text=f[3], header=f[4], cross_encoder=float(c),
-                                         score=score))
+                                         score=score, coverage=covered, holds=holds))
         scored = sorted(ranked, key=lambda s: -s.score)
         features = self.features(question, scored)
         z, answerable = self.model.decide(features)
