@@ -16,7 +16,7 @@ to the ``final`` event. Each level uses its own questions; one warm-up request r
 Throughput = completed answers ÷ wall time of the level.
 
 Quality (``--quality dev,test``): every question of the QA sets through ``POST /v1/answer``, scored by
-:mod:`serving.eval.answers`: answered-when-answerable (answer rate), refused-when-unanswerable
+:mod:`offline.eval.answers`: answered-when-answerable (answer rate), refused-when-unanswerable
 (refusal accuracy), citation precision (cited passages that hold the evidence), contains-gold and
 EM/F1 of the short answer. ``answers-test.jsonl`` is held out: nothing was tuned or calibrated on it.
 Figures print as tables; one JSON line per run is appended to ``bench/results/answer.jsonl``.
@@ -190,10 +190,10 @@ def main() -> None:
 def score_set(url: str, path: Path, per_kind: int | None = None) -> dict:
     """Every question of a QA set (or the first ``per_kind`` answerable and unanswerable ones) through the
     app; the answer-evaluation metrics."""
-    from serving.api.protocol import AnswerRequest
-    from serving.eval.answers import evaluate_answers
-    from serving.eval.answers_job import HttpAnswerClient
-    from serving.eval.qa_format import load_qa
+    from offline.eval.answers import evaluate_answers
+    from offline.eval.answers_job import HttpAnswerClient
+    from offline.eval.qa_format import load_qa
+    from serving.protocol import AnswerRequest
 
     examples = load_qa(path)
     if per_kind is not None:

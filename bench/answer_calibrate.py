@@ -15,7 +15,7 @@
 4. With ``--write`` it is stored as ``answerability.json`` beside the shipped cross-encoder
    (``cluster/models/artifacts/strata-reranker-minilm-l6``, its manifest updated) and installed.
 5. Both sets are then answered with that threshold through the same path and scored by the answer
-   evaluation (:mod:`serving.eval.answers`): the test set (``answers-test.jsonl``) was never used
+   evaluation (:mod:`offline.eval.answers`): the test set (``answers-test.jsonl``) was never used
    to choose anything. One JSON line is appended to ``bench/results/answer-quality.jsonl``.
 """
 
@@ -28,6 +28,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+import numpy as np
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -50,8 +52,8 @@ def sample_index(data_dir: Path):
     return cfg
 
 
-def fit_logistic(x: "np.ndarray", y: "np.ndarray", *, l2: float = 0.05, steps: int = 5000,
-                 lr: float = 0.1) -> tuple["np.ndarray", float]:
+def fit_logistic(x: np.ndarray, y: np.ndarray, *, l2: float = 0.05, steps: int = 5000,
+                 lr: float = 0.1) -> tuple[np.ndarray, float]:
     """Weights and bias of an L2-regularised logistic regression, by gradient descent.
 
     >>> import numpy as np
@@ -88,10 +90,10 @@ def choose_threshold(answerable: list[float], unanswerable: list[float]) -> tupl
 
 
 def evaluate(cfg, qa_path: Path, threshold: float | None, say):
-    from serving.answer.pipeline import AnswerPipeline
-    from serving.api.protocol import AnswerRequest
-    from serving.eval.answers import evaluate_answers
-    from serving.eval.qa_format import load_qa
+    from offline.eval.answers import evaluate_answers
+    from offline.eval.qa_format import load_qa
+    from serving.protocol import AnswerRequest
+    from serving.services.local import AnswerPipeline
 
     run_cfg = cfg.model_copy(deep=True)
     run_cfg.answer.extractive.threshold = threshold
@@ -154,7 +156,7 @@ def main() -> None:
 
         fitted = extractive.Answerability.from_json(record)
         extractive.resolve_answerability = lambda _cfg: fitted
-        import serving.answer.service as service_module
+        import serving.services.answer as service_module
 
         service_module.resolve_answerability = extractive.resolve_answerability
     for name, qa in (("dev", args.dev), ("test", args.test)):

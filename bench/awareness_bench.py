@@ -12,7 +12,7 @@
    download``) into ``<work>/corpus``; ingested with the normal pipeline (embedded Ray) into
    ``<work>`` (default ``~/.cache/strata-bench/awareness``). Ingest is idempotent.
 2. **Questions** (``bench/data/awareness-questions.jsonl``, format in
-   :mod:`serving.eval.context_recall`): each needs two pieces of evidence in two distant sections of
+   :mod:`offline.eval.context_recall`): each needs two pieces of evidence in two distant sections of
    one document or in two documents; a piece counts as found when its short evidence text appears
    in a passage of its document in the pack.
 3. **Configurations**, every question at every budget, through the in-process ``SearchPipeline``
@@ -47,8 +47,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from serving.eval.context_recall import EvidenceQuestion, load_questions, score_pack, summarize_runs  # noqa: E402
-from serving.eval.evidence import locate  # noqa: E402
+from offline.eval.context_recall import EvidenceQuestion, load_questions, score_pack, summarize_runs  # noqa: E402
+from offline.eval.evidence import locate  # noqa: E402
+from offline.eval.retrieval_job import ingest_corpus  # noqa: E402
 
 QUESTIONS = REPO / "bench" / "data" / "awareness-questions.jsonl"
 RESULTS = REPO / "bench" / "results" / "awareness.jsonl"
@@ -114,35 +115,15 @@ def build_corpus(out: Path, cache: Path = DEBIAN_CACHE) -> int:
 def make_config(work: Path, **overrides):
     """The bench's config: the cross-encoder is off in every configuration (the comparison is about
     what fills the pack; the reranker would cost ~2 s of CPU per sub-question here)."""
-    from cluster.config import load_config
+    from cluster.config import scripted_config
 
-    settings = {"storage": {"data_dir": str(work)}, "ingest": {"progress": False}, "rerank": {"enabled": False}}
-    for section, values in overrides.items():
-        settings.setdefault(section, {}).update(values)
-    return load_config(**settings)
-
-
-def ingest(cfg, corpus: Path) -> dict:
-    import ray
-
-    from pipelines.ingest import run_ingest
-
-    started = not ray.is_initialized()
-    try:
-        report = run_ingest(cfg, corpus, source=SOURCE)
-    finally:
-        if started and ray.is_initialized():
-            ray.shutdown()
-    if report.failed:
-        raise RuntimeError(f"{len(report.failed)} files failed to ingest: {report.summary(max_failures=5)}")
-    return {"new": report.new, "updated": report.updated, "unchanged": report.unchanged, "chunks": report.chunks,
-            "elapsed_s": round(report.elapsed_s, 1), "totals": report.totals}
+    return scripted_config(work, **overrides)
 
 
 def check_questions(cfg, questions: list[EvidenceQuestion]) -> list[str]:
     """Problems: evidence texts that are not in their document's section in the index."""
     from cluster.store.schema import CHUNKS
-    from serving.index_view import IndexView
+    from serving.index.view import IndexView
 
     chunks = IndexView.open(cfg).store.table(CHUNKS).to_arrow().select(["path", "section_path", "text"]).to_pylist()
     problems = []
@@ -155,7 +136,7 @@ def check_questions(cfg, questions: list[EvidenceQuestion]) -> list[str]:
 
 def run_config(pipeline, questions: list[EvidenceQuestion], name: str, budget: int, awareness: bool,
                top_k: int = TOP_K) -> list[dict]:
-    from serving.api.protocol import ContextRequest
+    from serving.protocol import ContextRequest
 
     rows = []
     for q in questions:
@@ -224,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.skip_ingest:
         n = build_corpus(work / "corpus")
         print(f"corpus: {n} documents linked into {work / 'corpus'}; ingesting …", flush=True)
-        ingest_summary = ingest(cfg, work / "corpus")
+        ingest_summary = ingest_corpus(cfg, work / "corpus", SOURCE)
         print(ingest_summary, flush=True)
     problems = check_questions(cfg, questions)
     if problems:
@@ -234,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.check:
         return 0
 
-    from serving.pipeline import SearchPipeline
+    from serving.services.local import SearchPipeline
 
     shared = SearchPipeline(cfg)
     pipelines = {"single-query": (SearchPipeline(make_config(work, awareness={"max_targets": 1})), False),

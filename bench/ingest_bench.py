@@ -21,7 +21,6 @@ import os
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -57,6 +56,8 @@ def record(result: dict) -> None:
 
 # -- throughput ---------------------------------------------------------------------------------
 def throughput(tokens: int) -> None:
+    import ray
+
     from cluster.config import load_config
     from cluster.models.embedder import Embedder
     from cluster.models.registry import resolve_embedder
@@ -64,7 +65,6 @@ def throughput(tokens: int) -> None:
     from pipelines.ingest import run_ingest
     from pipelines.sources.files import SourceFile, discover
     from pipelines.stages.parse_chunk import _tokenizer, process_file
-    import ray
 
     src = corpus(tokens)
     cfg = load_config(storage={"data_dir": str(WORK / f"tp-{tokens}-{os.getpid()}")}, ingest={"progress": False})
@@ -122,7 +122,7 @@ def peak_rss_ingest(src: Path, data_dir: Path) -> tuple[int, dict]:
     env = {**os.environ, "STRATA_STORAGE__DATA_DIR": str(data_dir), "STRATA_INGEST__PROGRESS": "false"}
     env.pop("RAY_ADDRESS", None)
     report_file = data_dir.with_suffix(".report.json")
-    proc = subprocess.Popen([sys.executable, "-m", "cluster.cli", "ingest", str(src), "--source", "bench",
+    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "ingest", str(src), "--source", "bench",
                              "--report", str(report_file)], env=env, cwd=REPO)
     ps = psutil.Process(proc.pid)
     peak = 0
@@ -157,8 +157,7 @@ def recall(data_dir: Path, queries: int = 200, num_partitions: int | None = None
     import shutil
 
     from cluster.config import load_config
-    from cluster.store.lance_store import LanceStore
-    from cluster.store.lance_store import derive_num_partitions
+    from cluster.store.lance_store import LanceStore, derive_num_partitions
     from cluster.store.schema import CHUNKS, SECTIONS
 
     if num_partitions:

@@ -1,6 +1,6 @@
 """Retrieval quality on BEIR SciFact (held-out part of the train split): nDCG@10, recall@10/100, MRR@10.
 
-A thin wrapper over ``strata eval retrieval`` (:mod:`serving.eval.retrieval_job`) with the
+A thin wrapper over ``strata eval retrieval`` (:mod:`offline.eval.retrieval_job`) with the
 benchmark's fixed layout, pinned held-out queries and a results log.
 
     .venv/bin/python bench/retrieval_quality.py                  # prepare, ingest (if needed), evaluate
@@ -16,9 +16,9 @@ benchmark's fixed layout, pinned held-out queries and a results log.
    with the source label ``scifact``; ingest is idempotent, so a built index is reused (unchanged
    files are not even read).
 3. The held-out queries are the pinned ids in ``bench/data/scifact-heldout.txt`` (20% of the train
-   queries by ``sha1`` of the id — :func:`serving.eval.beir.split_queries`; never tuned on; the
+   queries by ``sha1`` of the id — :func:`offline.eval.beir.split_queries`; never tuned on; the
    other 80% are for training learned components such as a reranker).
-4. Each configuration (:data:`serving.eval.configs.STANDARD`: ``bm25``, ``dense``, ``hybrid-rrf``,
+4. Each configuration (:data:`offline.eval.configs.STANDARD`: ``bm25``, ``dense``, ``hybrid-rrf``,
    ``hybrid-linear``, ``rerank`` — skipped without a trained cross-encoder —, ``awareness``,
    ``default``, ``hybrid-rrf+multi_query``, ``hybrid-rrf+hyde``) runs every query through the
    in-process ``SearchPipeline`` (``top_k=200``, ``candidates=200``, no cache); chunk hits become a
@@ -43,12 +43,17 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from serving.eval.beir import (  # noqa: E402
-    BeirDataset, load_beir, read_id_list, split_queries, write_corpus_files, write_id_list,
+from offline.eval.beir import (  # noqa: E402
+    BeirDataset,
+    load_beir,
+    read_id_list,
+    split_queries,
+    write_corpus_files,
+    write_id_list,
 )
-from serving.eval.configs import DEFAULT_CONFIGS  # noqa: E402
-from serving.eval.retrieval import RetrievalEvaluation  # noqa: E402
-from serving.eval.retrieval_job import DEFAULT_TOP_K_SWEEP, RetrievalJob, ingest_corpus, run_retrieval_job  # noqa: E402
+from offline.eval.configs import DEFAULT_CONFIGS  # noqa: E402
+from offline.eval.retrieval import RetrievalEvaluation  # noqa: E402
+from offline.eval.retrieval_job import DEFAULT_TOP_K_SWEEP, RetrievalJob, ingest_corpus, run_retrieval_job  # noqa: E402
 
 DATA = REPO.parent / "shared" / "data" / "scifact"
 HELDOUT = REPO / "bench" / "data" / "scifact-heldout.txt"
@@ -71,7 +76,7 @@ def pinned_heldout(ds: BeirDataset, path: Path = HELDOUT) -> list[str]:
         return pinned
     write_id_list(computed, path, header=(
         f"SciFact (BEIR) train-split queries held out for evaluation only: {len(computed)} of {len(ds.qrels)}.\n"
-        f"serving.eval.beir.split_queries(qrels ids, {HELD_OUT_FRACTION}, seed={SPLIT_SEED!r}); never train on these."))
+        f"offline.eval.beir.split_queries(qrels ids, {HELD_OUT_FRACTION}, seed={SPLIT_SEED!r}); never train on these."))
     print(f"wrote {len(computed)} held-out query ids to {path}")
     return computed
 

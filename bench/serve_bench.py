@@ -9,7 +9,7 @@ clients, the Ray Serve app next to a naive single-process pipeline, measured in 
 Systems (each started as its own subprocess, one at a time, on the same index):
 
 * **naive** — one process: ``uvicorn`` serving :func:`serving.api.api_router.build_fastapi_app` with
-  ``app.state.service = SearchService(cfg, LocalStages(cfg))`` (what :class:`serving.pipeline.SearchPipeline`
+  ``app.state.service = SearchService(cfg, LocalStages(cfg))`` (what :class:`serving.services.local.SearchPipeline`
   runs). The stages are plain calls that block the event loop, so requests are served one after another.
 * **serve** — the real Ray Serve application (:func:`serving.app.build_application`) on an embedded
   Ray with ``--num-cpus`` (default 2) and its own temp dir, behind Serve's HTTP proxy.
@@ -88,14 +88,11 @@ def make_config(data_dir: str, knobs: dict):
     """The config of both systems: ``knobs`` are ``cfg.serve`` keys, or ``section.key`` for other
     sections (e.g. ``embedder.threads``); ``logging.*`` keys go to Serve's ``LoggingConfig`` (e.g.
     ``logging.enable_access_log=false``; the shipped deploy/serve config logs access); the caches are always off."""
-    from cluster.config import load_config
+    from cluster.config import dotted_overrides, load_config, merge_overrides
 
-    overrides: dict[str, dict] = {"storage": {"data_dir": data_dir}, "serve": {}}
-    for key, value in knobs.items():
-        if key.startswith("logging."):
-            continue  # Serve's LoggingConfig (serve.run), not a Strata setting
-        section, _, name = key.rpartition(".")
-        overrides.setdefault(section or "serve", {})[name] = value
+    settings = {k: v for k, v in knobs.items() if not k.startswith("logging.")}  # logging.*: Serve's, not Strata's
+    overrides = merge_overrides({"storage": {"data_dir": data_dir}, "serve": {}},
+                                dotted_overrides(settings, default_section="serve"))
     overrides["serve"].update(NO_CACHE)
     overrides.setdefault("answer", {}).setdefault("enabled", False)  # search only: no vLLM writer (answer_bench.py)
     return load_config(**overrides)
@@ -147,8 +144,8 @@ def run_naive_server(args: argparse.Namespace) -> None:
     import uvicorn
 
     from serving.api.api_router import build_fastapi_app
-    from serving.api.serving import SearchService
-    from serving.stages import LocalStages
+    from serving.services.search import SearchService
+    from serving.services.stages import LocalStages
 
     cfg = make_config(args.data_dir, parse_knobs(args.knobs))
     stages = LocalStages(cfg)

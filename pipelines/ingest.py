@@ -91,6 +91,26 @@ def run_ingest(cfg: StrataConfig, path: str | Path, *, source: str | None = None
     return report
 
 
+def ingest_complete(cfg: StrataConfig, path: str | Path, *, source: str | None = None) -> IngestReport:
+    """:func:`run_ingest` for scripts (evaluation, benchmarks): an embedded Ray started here is shut
+    down afterwards, and a file that failed raises ``RuntimeError`` naming it (an evaluation over a
+    partial corpus would be wrong without saying so).
+
+    >>> # report = ingest_complete(cfg, "corpus/", source="scifact"); report.chunks
+    """
+    import ray
+
+    started_ray = not ray.is_initialized()
+    try:
+        report = run_ingest(cfg, path, source=source)
+    finally:
+        if started_ray and ray.is_initialized():
+            ray.shutdown()
+    if report.failed:
+        raise RuntimeError(f"{len(report.failed)} corpus files failed to ingest: {report.summary(max_failures=5)}")
+    return report
+
+
 def telemetry_env(cfg: StrataConfig) -> dict[str, str]:
     """Environment that makes Ray workers export spans like the driver does."""
     if cfg.telemetry.otel_exporter == "none":

@@ -13,7 +13,7 @@ from typing import Any
 
 from ray.serve import Application
 
-from cluster.config import StrataConfig, load_config
+from cluster.config import StrataConfig, dotted_overrides, load_config
 
 
 def build_application(cfg: StrataConfig, cluster: dict[str, float] | None = None) -> Application:
@@ -72,13 +72,7 @@ def build_app(args: dict[str, Any] | None = None) -> Application:
     ``section.key`` overrides, e.g. ``{"serve.retriever_replicas": 4}``."""
     args = dict(args or {})
     path = args.pop("config", None)
-    overrides: dict[str, dict[str, Any]] = {}
-    for dotted, value in args.items():
-        section, _, key = dotted.partition(".")
-        if not key:
-            raise ValueError(f"application argument {dotted!r}: use 'section.key' (e.g. serve.retriever_replicas)")
-        overrides.setdefault(section, {})[key] = value
-    return build_application(load_config(path, **overrides))
+    return build_application(load_config(path, **dotted_overrides(args)))
 
 
 class StartTimeout(RuntimeError):

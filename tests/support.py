@@ -12,20 +12,17 @@ METRICS_PORT = int(os.environ.get("STRATA_TEST_METRICS_PORT", "18080"))
 
 
 def make_config(data_dir: Path, **overrides):
-    """A config writing to ``data_dir`` with the progress bar off and the cross-encoder off (it costs
-    ~2 s of CPU per query on 2 cores; the tests that need it turn it on); ``overrides`` per section."""
-    from cluster.config import load_config
+    """A config writing to ``data_dir`` with the progress bar off and the cross-encoder off (the tests that
+    need it turn it on); ``overrides`` per section (:func:`cluster.config.scripted_config`)."""
+    from cluster.config import scripted_config
 
-    settings = {"storage": {"data_dir": str(data_dir)}, "ingest": {"progress": False}, "rerank": {"enabled": False}}
-    for key, value in overrides.items():
-        settings.setdefault(key, {}).update(value)
-    return load_config(**settings)
+    return scripted_config(data_dir, **overrides)
 
 
 def search(cfg, query: str, *, k: int = 5, mode: str = "hybrid"):
     """Hits of the in-process query pipeline (the same code path as ``POST /v1/search``)."""
-    from serving.api.protocol import SearchRequest
-    from serving.pipeline import SearchPipeline
+    from serving.protocol import SearchRequest
+    from serving.services.local import SearchPipeline
 
     return SearchPipeline(cfg).search(SearchRequest(query=query, top_k=k, mode=mode, use_cache=False)).hits
 

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from index_probe import assert_consistent, snapshot
+from support import SAMPLES, make_config, search
 
 from cluster.store.lance_store import LanceStore
 from cluster.store.schema import CHUNKS, SECTIONS
-from support import SAMPLES, make_config, search
-from index_probe import assert_consistent, snapshot
 from pipelines.ingest import run_ingest
 
 
@@ -51,8 +49,8 @@ def test_section_hierarchy_is_stored(sample_index):
 
 def test_search_modes_find_the_right_passage(sample_index):
     cfg, _ = sample_index
-    from serving.api.protocol import SearchRequest
-    from serving.pipeline import SearchPipeline
+    from serving.protocol import SearchRequest
+    from serving.services.local import SearchPipeline
 
     pipe = SearchPipeline(cfg)
     for mode in ("bm25", "vector", "hybrid"):
@@ -92,7 +90,7 @@ def test_changed_and_deleted_documents(tmp_path, corpus_copy, ray_session, insta
 def test_cli_delete_by_path(tmp_path, corpus_copy, ray_session, installed_models):
     from click.testing import CliRunner
 
-    from cluster.cli import main
+    from cli.main import main
 
     cfg = make_config(tmp_path / "idx")
     run_ingest(cfg, corpus_copy / "man7", source="m")
@@ -112,7 +110,7 @@ def test_cli_stats_and_search(sample_index):
 
     from click.testing import CliRunner
 
-    from cluster.cli import main
+    from cli.main import main
 
     cfg, report = sample_index
     runner = CliRunner()
@@ -136,7 +134,7 @@ def test_cli_stats_and_search(sample_index):
 def test_cli_demo_runs_the_main_job(tmp_path, ray_session, installed_models):
     from click.testing import CliRunner
 
-    from cluster.cli import main
+    from cli.main import main
 
     corpus = tmp_path / "c"
     corpus.mkdir()

@@ -7,13 +7,13 @@ import shutil
 
 import numpy as np
 import pytest
+from support import make_config
 
 from cluster.config import EmbedderConfig
 from cluster.models.embedder import Embedder
 from cluster.models.install import install_minilm
 from cluster.models.manifest import EmbedderMismatchError, read_manifest
 from cluster.models.registry import resolve_embedder
-from support import make_config
 from pipelines.ingest import run_ingest
 
 
@@ -51,7 +51,7 @@ def test_other_embedder_is_refused_for_append_and_query(tmp_path, ray_session, i
     other = make_config(tmp_path / "idx", models={"embedder_dir": str(other_dir)})
     with pytest.raises(EmbedderMismatchError, match="refusing to append"):
         run_ingest(other, corpus)
-    from serving.index_view import IndexView
+    from serving.index.view import IndexView
 
     with pytest.raises(EmbedderMismatchError, match="refusing to query"):
         IndexView.open(other)

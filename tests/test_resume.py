@@ -9,13 +9,13 @@ import sys
 import time
 
 import pyarrow as pa
+from index_probe import assert_consistent, snapshot
+from support import REPO, SAMPLES, make_config
 
 from cluster.store.bm25 import Bm25Index
 from cluster.store.journal import IngestJournal
 from cluster.store.lance_store import LanceStore
 from cluster.store.schema import CHUNKS
-from support import REPO, SAMPLES, make_config
-from index_probe import assert_consistent, snapshot
 from pipelines.ingest import run_ingest
 
 
@@ -35,7 +35,7 @@ def test_kill_mid_ingest_then_resume_matches_uninterrupted(tmp_path, sample_inde
            # the child driver joins this session's Ray cluster (as `strata ingest` does with RAY_ADDRESS on a
            # real cluster); killing it kills the driver and, through Ray's ownership, its actors and tasks
            "RAY_ADDRESS": ray_session.get_runtime_context().gcs_address}
-    cmd = [sys.executable, "-m", "cluster.cli", "ingest", str(SAMPLES), "--source", "samples", "--no-progress"]
+    cmd = [sys.executable, "-m", "cli.main", "ingest", str(SAMPLES), "--source", "samples", "--no-progress"]
     killed_at, output = None, ""
     for _attempt in range(2):  # a second try only if the child died on its own (e.g. Ray start-up timed out)
         log = tmp_path / "child.log"

@@ -1,7 +1,7 @@
 """Query analysis → a retrieval plan: targets, their variants, the route and fusion settings.
 
 >>> from cluster.config import load_config
->>> from serving.api.protocol import SearchRequest
+>>> from serving.protocol import SearchRequest
 >>> plan = analyse_query(SearchRequest(query="compare venv and virtualenv"), load_config())
 >>> plan.route, [t.text for t in plan.targets]
 ('hybrid+awareness', ['venv', 'virtualenv'])
@@ -17,7 +17,7 @@ from serving.analysis.decompose import SectionRef, decompose
 from serving.analysis.identifiers import find_identifiers
 from serving.analysis.router import decide_route
 from serving.analysis.variants import rephrasings
-from serving.api.protocol import ContextRequest, SearchRequest
+from serving.protocol import ContextRequest, SearchRequest
 
 if TYPE_CHECKING:
     from serving.analysis.llm import LLMHints

@@ -13,9 +13,42 @@ from __future__ import annotations
 import asyncio
 import re
 from dataclasses import dataclass, field
+from typing import Annotated, Literal
 
-from serving.answer.forms import AnalysisForm, parse_form, schema_of
-from serving.answer.prompts import analysis_messages
+from pydantic import BaseModel, Field, StringConstraints
+
+from serving.llm.forms import parse_form, schema_of
+from serving.llm.messages import defuse
+
+Intent = Literal["factual", "procedural", "definition", "comparison", "troubleshooting", "overview", "other"]
+Complexity = Literal["simple", "multi_part", "broad"]
+Route = Literal["lexical", "hybrid", "hybrid+awareness"]
+
+ANALYSIS_SYSTEM = (
+    "You analyse search questions for a technical documentation search engine. Classify the question, "
+    "rewrite it in up to 2 other ways, list keywords a relevant passage would contain, write a short "
+    "hypothetical passage that would answer it, and recommend a route: 'lexical' for exact identifiers, "
+    "error codes or names; 'hybrid+awareness' for questions spanning several sections or documents "
+    "(comparisons, overviews, multi-part questions); otherwise 'hybrid'. Reply with JSON only."
+)
+
+
+class AnalysisForm(BaseModel):
+    """One LLM call analysing a question: intent, complexity, rephrasings, HyDE passage, route."""
+
+    intent: Intent
+    complexity: Complexity
+    rephrasings: list[Annotated[str, StringConstraints(max_length=160)]] = Field(
+        max_length=2, description="other ways to ask the same question")
+    keywords: list[Annotated[str, StringConstraints(max_length=40)]] = Field(
+        max_length=6, description="expansions: terms a relevant passage would contain")
+    hypothetical_passage: str = Field(max_length=400, description="a short passage that would answer the question")
+    route: Route
+
+
+def analysis_messages(question: str) -> list[dict[str, str]]:
+    return [{"role": "system", "content": ANALYSIS_SYSTEM},
+            {"role": "user", "content": f"<question>{defuse(question.strip())}</question>"}]
 
 
 _WORD = re.compile(r"[a-z0-9_]{3,}")

@@ -1,7 +1,7 @@
 """The verifier's deterministic checks: citations point at given passages, cited passages support
 the sentences citing them (lexical overlap + embedding similarity), enough sentences carry a
 citation, the short answer value appears in a cited passage, the length is sane. The LLM judgment
-is added by the answer service (:mod:`serving.answer.service`) and combined in :func:`final_verdict`.
+is added by the answer service (:mod:`serving.services.answer`) and combined in :func:`final_verdict`.
 
 >>> content_words("The EPOLLET flag requests edge-triggered notification.")
 ['epollet', 'flag', 'request', 'edge', 'trigger', 'notification']
@@ -24,7 +24,7 @@ import numpy as np
 from cluster.config import AnswerConfig
 from serving.answer.citations import cited_sentences
 from serving.answer.forms import WriterForm
-from serving.api.protocol import LLMJudgment, SentenceCheck, Verification
+from serving.protocol import LLMJudgment, SentenceCheck, Verification
 
 Embed = Callable[[list[str]], Awaitable[list[np.ndarray]]]
 

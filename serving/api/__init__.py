@@ -1,1 +1,1 @@
-"""The HTTP API: ``protocol`` (pydantic schemas), ``api_router`` (FastAPI routes), ``serving`` (logic)."""
+"""The HTTP routes (FastAPI) of the Serve ingress: ``api_router`` maps requests to the services and errors to statuses."""

@@ -1,5 +1,5 @@
 """The HTTP routes (FastAPI). Handlers delegate to ``request.app.state.service``
-(a :class:`~serving.api.serving.SearchService`); errors map to clear 4xx/5xx JSON bodies.
+(a :class:`~serving.services.search.SearchService`); errors map to clear 4xx/5xx JSON bodies.
 
 >>> paths = build_fastapi_app().openapi()["paths"]; sorted(p for p in paths if p.startswith("/v1"))[:3]
 ['/v1/answer', '/v1/context', '/v1/documents']
@@ -15,13 +15,24 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, StreamingResponse
 
 from cluster.telemetry.metrics import query_metrics
-from serving.api.protocol import (
-    AnswerRequest, AnswerResponse, ContextRequest, ContextResponse, DocumentDetail, DocumentList, ErrorResponse,
-    LimitError, OverloadedError, SearchRequest, SearchResponse, SectionDetail, check_answer_limits,
+from serving.index.handle import IndexNotReady
+from serving.protocol import (
+    AnswerRequest,
+    AnswerResponse,
+    ContextRequest,
+    ContextResponse,
+    DocumentDetail,
+    DocumentList,
+    ErrorResponse,
+    LimitError,
+    OverloadedError,
+    SearchRequest,
+    SearchResponse,
+    SectionDetail,
+    check_answer_limits,
 )
-from serving.api.serving import NotFound, SearchService
 from serving.retrieval.filters import UnknownFilterTarget
-from serving.stages import IndexNotReady
+from serving.services.search import NotFound, SearchService
 
 router = APIRouter()
 ERRORS = {400: {"model": ErrorResponse}, 404: {"model": ErrorResponse}, 422: {"model": ErrorResponse},

@@ -11,7 +11,7 @@ from ray import serve
 
 from cluster.config import StrataConfig
 from serving.expansion.awareness import AwarenessExpander, ExpansionResult
-from serving.stages import IndexHandle
+from serving.index.handle import IndexHandle
 
 
 def _expand(index: IndexHandle, *args) -> ExpansionResult:

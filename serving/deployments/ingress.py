@@ -13,11 +13,13 @@ from ray.serve.handle import DeploymentHandle
 
 from cluster.config import StrataConfig
 from serving.api.api_router import build_fastapi_app
-from serving.api.serving import SearchService
-from serving.stages import IndexHandle, RetrievedRows
+from serving.index.handle import IndexHandle
+from serving.services.search import SearchService
+from serving.services.stages import RetrievedRows
+
 
 class ServeStages:
-    """The :class:`~serving.stages.Stages` interface over Serve deployment handles."""
+    """The :class:`~serving.services.stages.Stages` interface over Serve deployment handles."""
 
     def __init__(self, embedder: DeploymentHandle, retriever: DeploymentHandle, expander: DeploymentHandle,
                  reranker: DeploymentHandle | None, index: IndexHandle) -> None:
@@ -62,8 +64,8 @@ class StrataIngress:
         self.service = SearchService(cfg, ServeStages(embedder, retriever, expander, reranker, index), index)
         self.answers = None
         if cfg.answer.enabled:
-            from serving.answer.service import AnswerService
             from serving.deployments.llm import ServeLLM
+            from serving.services.answer import AnswerService
 
             llm = ServeLLM(cfg, writer, verifier) if writer is not None else None
             self.answers = AnswerService(cfg, self.service, llm)

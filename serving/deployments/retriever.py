@@ -11,7 +11,8 @@ import asyncio
 from ray import serve
 
 from cluster.config import StrataConfig
-from serving.stages import IndexHandle, RetrievedRows, retrieve_rows
+from serving.index.handle import IndexHandle
+from serving.services.stages import RetrievedRows, retrieve_rows
 
 
 @serve.deployment(name="HybridRetriever")

@@ -21,7 +21,7 @@ import numpy as np
 
 from cluster.config import StrataConfig
 from serving.expansion.packing import PackedPassage, Piece, pack
-from serving.index_view import IndexView
+from serving.index.view import IndexView
 from serving.retrieval.hybrid import Candidate
 from serving.retrieval.sections import SectionHit
 

@@ -1,4 +1,4 @@
-"""Cross-encoder reranking (optional stage; off until a trained model is configured)."""
+"""Cross-encoder reranking of the fused candidates (on by default with the shipped ``strata-reranker-minilm-l6``)."""
 
 from serving.rerank.cross_encoder import CrossEncoderReranker
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cluster.store.lance_store import sql_in
-from serving.api.protocol import Filters
-from serving.index_view import IndexView
+from serving.index.view import IndexView
+from serving.protocol import Filters
 
 
 class UnknownFilterTarget(LookupError):

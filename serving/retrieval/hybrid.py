@@ -20,7 +20,7 @@ import numpy as np
 from cluster.config import StrataConfig
 from cluster.store.schema import CHUNKS
 from serving.analysis import QueryPlan
-from serving.index_view import IndexView
+from serving.index.view import IndexView
 from serving.retrieval.filters import ResolvedFilters
 from serving.retrieval.fusion import linear, rrf
 from serving.retrieval.sections import SectionHit, SectionTier

@@ -18,7 +18,7 @@ import numpy as np
 
 from cluster.config import StrataConfig
 from cluster.store.schema import SECTIONS
-from serving.index_view import IndexView
+from serving.index.view import IndexView
 from serving.retrieval.filters import ResolvedFilters
 
 SECTION_HIT_COLUMNS = ["section_id", "doc_id", "title", "path_str", "level", "ordinal"]

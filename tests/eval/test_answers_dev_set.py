@@ -5,13 +5,12 @@ answer is literally in it."""
 from __future__ import annotations
 
 import pytest
-
 from support import REPO
 
 from cluster.store.schema import CHUNKS
-from serving.eval.answer_metrics import normalize_text
-from serving.eval.evidence import locate
-from serving.eval.qa_format import load_qa
+from offline.eval.answer_metrics import normalize_text
+from offline.eval.evidence import locate
+from offline.eval.qa_format import load_qa
 
 QA_SETS = [REPO / "bench" / "data" / "answers-dev.jsonl", REPO / "bench" / "data" / "answers-test.jsonl"]
 
@@ -32,7 +31,7 @@ def test_dev_and_test_sets_do_not_overlap():
 
 @pytest.mark.parametrize("path", QA_SETS, ids=lambda p: p.stem)
 def test_qa_set_evidence_is_in_the_sample_index(sample_index, path):
-    from serving.index_view import IndexView
+    from serving.index.view import IndexView
 
     cfg, _ = sample_index
     view = IndexView.open(cfg)

@@ -8,9 +8,9 @@ import json
 import pytest
 from support import REPO
 
-import serving.eval.context_recall as context_recall
-from serving.eval.context_recall import load_questions, parse_question, score_pack, summarize_runs
-from serving.eval.qa_format import QAFormatError
+import offline.eval.context_recall as context_recall
+from offline.eval.context_recall import load_questions, parse_question, score_pack, summarize_runs
+from offline.eval.qa_format import QAFormatError
 
 QUESTIONS = REPO / "bench" / "data" / "awareness-questions.jsonl"
 

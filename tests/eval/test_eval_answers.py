@@ -7,16 +7,22 @@ import json
 
 import pytest
 
-import serving.eval.answer_metrics as answer_metrics
-import serving.eval.answers as answers
-import serving.eval.evidence as evidence
-import serving.eval.qa_format as qa_format
-from serving.eval.answer_metrics import (
-    citation_is_evidence, contains, exact_match, normalize_answer, percentile, section_matches, token_f1,
+import offline.eval.answer_metrics as answer_metrics
+import offline.eval.answers as answers
+import offline.eval.evidence as evidence
+import offline.eval.qa_format as qa_format
+from offline.eval.answer_metrics import (
+    citation_is_evidence,
+    contains,
+    exact_match,
+    normalize_answer,
+    percentile,
+    section_matches,
+    token_f1,
 )
-from serving.eval.answers import SimpleAnswer, SimpleCitation, evaluate_answers, render_markdown, write_report
-from serving.eval.evidence import evidence_recall, locate
-from serving.eval.qa_format import Evidence, QAExample, QAFormatError, load_qa, parse_qa_lines
+from offline.eval.answers import SimpleAnswer, SimpleCitation, evaluate_answers, render_markdown, write_report
+from offline.eval.evidence import evidence_recall, locate
+from offline.eval.qa_format import Evidence, QAExample, QAFormatError, load_qa, parse_qa_lines
 
 
 def test_docstring_examples():
@@ -163,7 +169,7 @@ def test_verdicts_and_duck_typed_responses():
     class Verification:
         verdict = "pass"
 
-    class Response:  # the attribute shape of serving.api.protocol.AnswerResponse
+    class Response:  # the attribute shape of serving.protocol.AnswerResponse
         answer, answer_value, refused, citations, timings_ms = "x [1]", "x", False, [], {"total": 3.0}
         verification = Verification()
 

@@ -7,12 +7,18 @@ import gzip
 import json
 
 import pytest
-
-import serving.eval.beir as beir
-from serving.eval.beir import (
-    CorpusDoc, load_beir, load_qrels, read_id_list, safe_file_stem, split_queries, write_corpus_files,
-)
 from support import REPO, SHARED_DATA
+
+import offline.eval.beir as beir
+from offline.eval.beir import (
+    CorpusDoc,
+    load_beir,
+    load_qrels,
+    read_id_list,
+    safe_file_stem,
+    split_queries,
+    write_corpus_files,
+)
 
 SCIFACT = SHARED_DATA / "scifact"
 HELDOUT = REPO / "bench" / "data" / "scifact-heldout.txt"

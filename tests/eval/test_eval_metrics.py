@@ -7,15 +7,21 @@ import math
 
 import pytest
 
-import serving.eval
-import serving.eval.metrics as metrics
-from serving.eval.metrics import (
-    collapse_to_documents, evaluate, judged_queries, mrr_at_k, ndcg_at_k, per_query, recall_at_k,
+import offline.eval
+import offline.eval.metrics as metrics
+from offline.eval.metrics import (
+    collapse_to_documents,
+    evaluate,
+    judged_queries,
+    mrr_at_k,
+    ndcg_at_k,
+    per_query,
+    recall_at_k,
 )
 
 
 def test_docstring_examples():
-    for mod in (metrics, serving.eval):
+    for mod in (metrics, offline.eval):
         result = doctest.testmod(mod)
         assert result.attempted > 0 and result.failed == 0, mod.__name__
 
@@ -106,7 +112,7 @@ def test_collapse_chunks_to_documents_keeps_best_rank():
 
 
 def test_paired_randomization_p():
-    from serving.eval.metrics import paired_randomization_p
+    from offline.eval.metrics import paired_randomization_p
 
     a = {f"q{i}": 1.0 if i % 2 else 0.0 for i in range(40)}
     assert paired_randomization_p(a, dict(a)) == 1.0

@@ -9,19 +9,18 @@ import json
 from pathlib import Path
 
 import pytest
-
-import serving.eval.configs as configs_mod
-import serving.eval.report as report_mod
-import serving.eval.retrieval as retrieval_mod
-from serving.api.protocol import RouteInfo, SearchHit, SearchResponse
-from serving.eval.beir import BeirDataset, CorpusDoc, load_beir, read_id_list
-from serving.eval.configs import (
-    STANDARD, apply_config_overrides, rerank_unavailable_reason, resolve_configs, skip_reason,
-)
-from serving.eval.report import markdown_report, read_evaluation, write_report
-from serving.eval.retrieval import DocumentMap, PipelinePool, Sweep, evaluate_config, evaluate_retrieval
-from serving.eval.retrieval_job import select_queries
 from support import REPO, SHARED_DATA, make_config
+
+import offline.eval.configs as configs_mod
+import offline.eval.report as report_mod
+import offline.eval.retrieval as retrieval_mod
+from offline.eval.beir import BeirDataset, CorpusDoc, load_beir, read_id_list
+from cluster.config import apply_config_overrides
+from offline.eval.configs import STANDARD, rerank_unavailable_reason, resolve_configs, skip_reason
+from offline.eval.report import markdown_report, read_evaluation, write_report
+from offline.eval.retrieval import DocumentMap, PipelinePool, Sweep, evaluate_config, evaluate_retrieval
+from offline.eval.retrieval_job import select_queries
+from serving.protocol import RouteInfo, SearchHit, SearchResponse
 
 SCIFACT = SHARED_DATA / "scifact"
 HELDOUT = REPO / "bench" / "data" / "scifact-heldout.txt"
@@ -162,7 +161,7 @@ def slice_run(tmp_path_factory, ray_session):
         pytest.skip(f"SciFact not available at {SCIFACT}")
     from click.testing import CliRunner
 
-    from cluster.cli import main
+    from cli.main import main
 
     base = tmp_path_factory.mktemp("eval-slice")
     queries, docs = write_slice(base / "scifact-slice")
@@ -221,7 +220,7 @@ def test_hybrid_beats_its_parts_on_the_slice(slice_run):
 def test_eval_retrieval_reingest_is_idempotent_and_deterministic(slice_run):
     from click.testing import CliRunner
 
-    from cluster.cli import main
+    from cli.main import main
 
     base, args, _, docs, _ = slice_run
     result = CliRunner().invoke(main, args + ["--configs", "bm25", "--top-k-sweep", "", "--out", str(base / "again")],

@@ -12,15 +12,14 @@ from cluster.config import load_config
 from serving.analysis import analyse_query
 from serving.analysis.decompose import decompose
 from serving.analysis.identifiers import find_identifiers
-from serving.analysis.router import decide_route
 from serving.analysis.variants import rephrasings
-from serving.api.protocol import ContextRequest, LimitError, SearchRequest, check_limits
 from serving.expansion.packing import Piece, pack
+from serving.protocol import ContextRequest, LimitError, SearchRequest, check_limits
 from serving.retrieval.fusion import linear, rrf
 
 MODULES = ["serving.analysis.identifiers", "serving.analysis.variants", "serving.analysis.decompose",
            "serving.analysis.router", "serving.analysis.analyzer", "serving.retrieval.fusion",
-           "serving.retrieval.filters", "serving.expansion.packing", "serving.cache", "serving.api.protocol",
+           "serving.retrieval.filters", "serving.expansion.packing", "serving.cache", "serving.protocol",
            "serving.api.api_router"]
 
 

@@ -11,7 +11,6 @@ import urllib.request
 
 import pytest
 import requests
-
 from support import METRICS_PORT, sse_events
 
 pytestmark = pytest.mark.timeout(900)
@@ -100,7 +99,7 @@ def test_bad_answer_requests_get_clear_4xx(app):
 def test_strata_ask_cli_against_the_app(app):
     from click.testing import CliRunner
 
-    from cluster.cli import main
+    from cli.main import main
 
     url, _ = app
     result = CliRunner().invoke(main, ["ask", ANSWERABLE, "--url", url, "--json"])

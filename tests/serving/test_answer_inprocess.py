@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from serving.api.protocol import AnswerRequest
+from serving.protocol import AnswerRequest
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -23,7 +23,7 @@ def _defaults(data_dir):
 
 @pytest.fixture(scope="module")
 def pipeline(sample_index):
-    from serving.answer.pipeline import AnswerPipeline
+    from serving.services.local import AnswerPipeline
 
     cfg, _ = sample_index
     pipe = AnswerPipeline(_defaults(cfg.storage.data_dir))
@@ -59,8 +59,8 @@ def test_extractive_refuses_an_on_topic_question_the_documents_do_not_answer(pip
 
 def test_instructions_inside_documents_are_never_followed(tmp_path, ray_session, installed_models):
     from pipelines.ingest import run_ingest
-    from serving.answer.pipeline import AnswerPipeline
     from serving.answer.prompts import writer_text_messages
+    from serving.services.local import AnswerPipeline
 
     corpus = tmp_path / "c"
     corpus.mkdir()
@@ -111,8 +111,8 @@ class LoopingWriter:
 
 
 def test_degenerate_writer_output_is_dropped_at_once_and_the_extractive_answer_follows(sample_index):
-    from serving.answer.service import AnswerService
-    from serving.pipeline import SearchPipeline
+    from serving.services.answer import AnswerService
+    from serving.services.local import SearchPipeline
 
     cfg = _defaults(sample_index[0].storage.data_dir)
     cfg.answer.writer.kind = "llm"

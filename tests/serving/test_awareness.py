@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from serving.api.protocol import ContextRequest, SearchRequest
+from serving.protocol import ContextRequest, SearchRequest
 
 BUDGET = 700
 CASES = [
@@ -25,7 +25,7 @@ CASES = [
 
 @pytest.fixture(scope="module")
 def pipeline(sample_index):
-    from serving.pipeline import SearchPipeline
+    from serving.services.local import SearchPipeline
 
     cfg, _ = sample_index
     return SearchPipeline(cfg)

@@ -6,10 +6,9 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from support import REPO
 
-from serving.eval.qa_format import load_qa
+from offline.eval.qa_format import load_qa
 
 DEV_SET = REPO / "bench" / "data" / "answers-dev.jsonl"
 pytestmark = pytest.mark.timeout(900)
@@ -18,7 +17,7 @@ pytestmark = pytest.mark.timeout(900)
 def test_eval_answers_cli_against_the_app(app, tmp_path):
     from click.testing import CliRunner
 
-    from cluster.cli import main
+    from cli.main import main
 
     url, _ = app
     examples = load_qa(DEV_SET)

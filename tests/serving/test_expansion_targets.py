@@ -7,14 +7,14 @@ from __future__ import annotations
 import pytest
 
 from cluster.store.schema import CHUNKS
-from serving.api.protocol import ContextRequest, SearchRequest
 from serving.expansion.awareness import AwarenessExpander, ExpansionSettings
+from serving.protocol import ContextRequest, SearchRequest
 from serving.retrieval.hybrid import Candidate
 
 
 @pytest.fixture(scope="module")
 def view(sample_index):
-    from serving.index_view import IndexView
+    from serving.index.view import IndexView
 
     cfg, _ = sample_index
     return IndexView.open(cfg)
@@ -42,7 +42,7 @@ def test_every_target_gets_its_best_hit_first(view):
 
 
 def test_section_tier_takes_the_retrievers_best_chunk_of_a_section(sample_index):
-    from serving.pipeline import SearchPipeline
+    from serving.services.local import SearchPipeline
 
     cfg, _ = sample_index
     pipeline = SearchPipeline(cfg)

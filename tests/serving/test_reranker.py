@@ -4,13 +4,16 @@ reorders known cases with real scores; the serving stage interpolates; training 
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
 
 from cluster.config import load_config
 from cluster.models.install import (
-    DEFAULT_RERANKER, RERANKER_ARTIFACT, RERANKER_MODEL_SHA256, ModelInstallError, install_reranker,
+    DEFAULT_RERANKER,
+    RERANKER_ARTIFACT,
+    RERANKER_MODEL_SHA256,
+    ModelInstallError,
+    install_reranker,
 )
 from serving.rerank import CrossEncoderReranker
 
@@ -98,8 +101,8 @@ def test_missing_model_is_a_clear_error(tmp_path):
 @shipped
 def test_serving_stage_interpolates(sample_index, installed):
     """Through SearchPipeline: weight 0 keeps the retrieval order, weight 1 is the cross-encoder's."""
-    from serving.api.protocol import SearchRequest
-    from serving.pipeline import SearchPipeline
+    from serving.protocol import SearchRequest
+    from serving.services.local import SearchPipeline
 
     cfg, _ = sample_index
     home, _ = installed
@@ -122,7 +125,7 @@ def test_serving_stage_interpolates(sample_index, installed):
 
 def _toy_lists():
     """Two hand-made training queries, each with the relevant passage and the distractors."""
-    from serving.rerank.training.mining import Candidate, QueryCandidates
+    from offline.reranker.mining import Candidate, QueryCandidates
 
     passages = [RELEVANT] + DISTRACTORS
     return [QueryCandidates(f"q{i}", q, {f"d{i}": 1},
@@ -132,10 +135,10 @@ def _toy_lists():
 
 def test_training_smoke(tmp_path):
     """A few steps on hand-made groups, ONNX export, int8, and the model loads through fastembed."""
-    from serving.rerank.training.card import write_model_dir
-    from serving.rerank.training.export import agreement, export_onnx, quantize_int8
-    from serving.rerank.training.loop import TrainSettings, train_cross_encoder
-    from serving.rerank.training.model import PairTokenizer, base_model_dir, load_base_model, score_pairs
+    from offline.reranker.card import write_model_dir
+    from offline.reranker.export import agreement, export_onnx, quantize_int8
+    from offline.reranker.loop import TrainSettings, train_cross_encoder
+    from offline.reranker.model import PairTokenizer, base_model_dir, load_base_model, score_pairs
 
     lists = _toy_lists()
     passages = [RELEVANT] + DISTRACTORS
@@ -166,8 +169,8 @@ def test_training_resumes_from_checkpoint(tmp_path):
     uninterrupted run (same groups, optimizer state, RNG state and step)."""
     import torch
 
-    from serving.rerank.training.loop import TrainSettings, train_cross_encoder
-    from serving.rerank.training.model import PairTokenizer, base_model_dir, load_base_model
+    from offline.reranker.loop import TrainSettings, train_cross_encoder
+    from offline.reranker.model import PairTokenizer, base_model_dir, load_base_model
 
     lists = _toy_lists()
     settings = TrainSettings(epochs=2, negatives=2, negative_depth=5, max_length=64, groups_per_step=1, lr=1e-4)

@@ -52,7 +52,7 @@ def test_doctests_of_the_answer_and_resource_modules():
 def test_serve_detach_without_a_cluster_is_refused(monkeypatch, tmp_path):
     from click.testing import CliRunner
 
-    from cluster.cli import main
+    from cli.main import main
 
     monkeypatch.delenv("RAY_ADDRESS", raising=False)
     result = CliRunner().invoke(main, ["--data-dir", str(tmp_path), "serve", "--detach"])

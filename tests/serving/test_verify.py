@@ -11,10 +11,12 @@ from cluster.config import AnswerConfig
 from serving.answer import prompts
 from serving.answer import verify as verify_module
 from serving.answer.citations import all_cited, cited_sentences
-from serving.answer.forms import FormError, JudgeForm, WriterForm, parse_form
-from serving.answer.prompts import NO_ANSWER, defuse, is_no_answer, writer_text_messages
+from serving.answer.forms import JudgeForm, WriterForm
+from serving.answer.prompts import NO_ANSWER, is_no_answer, writer_text_messages
 from serving.answer.verify import check_answer, final_verdict, lexical_support
-from serving.api.protocol import LLMJudgment
+from serving.llm.forms import FormError, parse_form
+from serving.llm.messages import defuse
+from serving.protocol import LLMJudgment
 
 PASSAGES = [
     "EPOLLET requests edge-triggered notification for the associated file descriptor. The default "

@@ -1,0 +1,47 @@
+"""``strata demo``: the main job on the embedded default (install models, ingest the sample corpus,
+search, answer).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from cli.common import config_of, log_file_of
+from cli.index import run_ingest_command
+from cli.query import ask, search
+
+
+@click.command()
+@click.option("--corpus", type=click.Path(exists=True, file_okay=False), default=None,
+              help="corpus to ingest (default: the bundled samples/corpus)")
+@click.option("--question", default="How do I handle exceptions raised inside a function?", show_default=True)
+@click.pass_context
+def demo(ctx: click.Context, corpus: str | None, question: str) -> None:
+    """The main job on the embedded default: install models, ingest a sample corpus, answer a question."""
+    from cluster.models.install import ModelInstallError, install_default_models
+
+    cfg = config_of(ctx)
+    home = Path(cfg.models.home).expanduser()
+    try:
+        manifests = install_default_models(home)
+    except ModelInstallError as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(f"== models ready in {home} (checksums verified)")
+    for m in manifests:
+        click.echo(f"   installed {m.name} ({m.kind}{f', dim {m.dim}' if m.kind == 'embedder' else ''})")
+    corpus = corpus or str(Path(__file__).resolve().parent.parent / "samples" / "corpus")
+    click.echo(f"\n== ingesting {corpus} into {cfg.storage.data_dir}")
+    report = run_ingest_command(cfg, corpus, source="samples", prune=False)
+    click.echo(report.summary(max_failures=5))
+    click.echo(f"\n== question: {question}\n(top passages: the router's method mix of BM25 + vector retrieval)")
+    ctx.invoke(search, query=question, mode="auto", top_k=5, as_json=False)
+    if cfg.answer.enabled:
+        llm = cfg.answer.writer_kind == "llm"
+        click.echo("\n== answer " + ("(vLLM writer + verifier" if llm else
+                                      "(extractive: the passages' best-supported sentences, quoted")
+                   + "; refuses when the passages do not support an answer)")
+        ctx.invoke(ask, question=question, top_k=None, budget_tokens=None, stream=llm, no_llm_analysis=False,
+                   url=None, as_json=False)
+    click.echo(f"\n(logs of Ray{' and vLLM' if cfg.answer.writer_kind == 'llm' else ''}: {log_file_of(ctx)})")

@@ -1,0 +1,115 @@
+"""Commands that write or inspect the index: ``strata ingest``, ``delete``, ``maintain``, ``stats``.
+
+Each is a thin layer over :mod:`pipelines` and :mod:`cluster.store`; the single-writer lock is
+taken by the library, never here.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from cli.common import config_of
+from cluster.config import StrataConfig
+
+
+@click.command()
+@click.argument("path", type=click.Path(exists=False))
+@click.option("--source", default=None, help="source label for document ids (default: the absolute corpus path)")
+@click.option("--prune", is_flag=True, help="delete documents of this source that no longer exist on disk")
+@click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None, help="write the report as JSON")
+@click.option("--no-progress", is_flag=True, help="no progress bar")
+@click.pass_context
+def ingest(ctx: click.Context, path: str, source: str | None, prune: bool, report_path: str | None,
+           no_progress: bool) -> None:
+    """Ingest a file or directory tree (idempotent; resumes after a crash)."""
+    cfg = config_of(ctx)
+    if no_progress:
+        cfg.ingest.progress = False
+    report = run_ingest_command(cfg, path, source=source, prune=prune)
+    click.echo(report.summary())
+    if report_path:
+        Path(report_path).write_text(json.dumps(report.to_dict(), indent=2))
+
+
+def run_ingest_command(cfg: StrataConfig, path: str, *, source: str | None, prune: bool):
+    from cluster.models.manifest import EmbedderMismatchError
+    from pipelines.ingest import run_ingest
+
+    if not Path(path).exists():
+        raise click.ClickException(f"corpus path does not exist: {path}")
+    try:
+        return run_ingest(cfg, path, source=source, prune=prune)
+    except (EmbedderMismatchError, FileNotFoundError, RuntimeError) as exc:
+        raise click.ClickException(str(exc)) from exc
+
+
+@click.command()
+@click.argument("doc_ids", nargs=-1)
+@click.option("--path", "paths", multiple=True, help="relative path of a document (with --source)")
+@click.option("--source", default=None, help="source label used at ingest (default: matches any source)")
+@click.pass_context
+def delete(ctx: click.Context, doc_ids: tuple[str, ...], paths: tuple[str, ...], source: str | None) -> None:
+    """Delete documents (by id, or by --path) from LanceDB and the BM25 index."""
+    from cluster.store.lance_store import sql_in
+    from cluster.store.schema import DOCUMENTS
+    from pipelines.delete import delete_documents
+    from pipelines.ingest import open_index_for_write
+
+    if not doc_ids and not paths:
+        raise click.UsageError("give document ids or --path")
+    _, store, bm25 = open_index_for_write(config_of(ctx))
+    ids = list(doc_ids)
+    if paths:
+        where = sql_in("path", paths) + (f" AND {sql_in('source', [source])}" if source else "")
+        ids += store.scan(DOCUMENTS, ["doc_id"], where=where).column("doc_id").to_pylist()
+    if not ids:
+        raise click.ClickException("no matching documents")
+    try:
+        deleted = delete_documents(store, bm25, ids)
+    except RuntimeError as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(f"deleted {deleted} document(s)")
+
+
+@click.command()
+@click.pass_context
+def maintain(ctx: click.Context) -> None:
+    """Compact fragments, build or refresh indexes, remove old table versions (schedule it, e.g. nightly)."""
+    from pipelines.ingest import open_index_for_write
+
+    _, store, bm25 = open_index_for_write(config_of(ctx))
+    try:
+        bm25.open_writer()  # the single-writer lock: never maintain while an ingest is writing
+    except RuntimeError as exc:
+        raise click.ClickException(str(exc)) from exc
+    try:
+        for table, action in store.maintain(config_of(ctx).index).items():
+            click.echo(f"{table}: {action}")
+    finally:
+        bm25.close_writer()
+
+
+@click.command()
+@click.pass_context
+def stats(ctx: click.Context) -> None:
+    """Row, fragment and index statistics of the index."""
+    from cluster.models.registry import resolve_embedder
+    from cluster.store.bm25 import Bm25Index
+    from cluster.store.lance_store import LanceStore
+    from cluster.store.schema import CHUNKS, DOCUMENTS, SECTIONS
+
+    cfg = config_of(ctx)
+    try:
+        store = LanceStore.open(cfg.storage, dim=resolve_embedder(cfg.models).manifest.dim)
+        bm25 = Bm25Index(cfg.storage.bm25_path)
+    except FileNotFoundError as exc:
+        raise click.ClickException(str(exc)) from exc
+    out = {name: store.stats(name).__dict__ for name in (DOCUMENTS, SECTIONS, CHUNKS)}
+    out["bm25_docs"] = bm25.num_docs()
+    manifest = store.embedder_manifest()
+    out["embedder"] = manifest.fingerprint if manifest else None
+    out["vector_index"] = store.has_vector_index(CHUNKS)
+    click.echo(json.dumps(out, indent=2))

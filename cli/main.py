@@ -1,0 +1,87 @@
+"""The ``strata`` command line: the group, its global options and error handling; each command group
+lives in its own module (``cli/index.py``, ``query.py``, ``models.py``, ``eval.py``, ``reranker.py``,
+``demo.py``), a thin layer over the library.
+
+    strata models install            # assemble offline models, verify checksums, write manifests
+    strata ingest samples/corpus     # bulk ingest (resumable, idempotent)
+    strata search "question"         # in-process; --mode auto|bm25|vector|hybrid|hybrid+awareness
+    strata context "question"        # an expanded, budgeted context pack
+    strata serve                     # the Ray Serve query app (HTTP :8000, /docs)
+    strata delete --path python-tutorial/errors.rst.txt
+    strata eval retrieval ../shared/data/scifact --split train   # nDCG/recall/MRR per configuration
+    strata eval answers bench/data/answers-dev.jsonl              # EM/F1/citations/refusals of LLM answers
+    strata maintain | strata stats | strata config | strata demo
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+import click
+
+from cli import demo, index, models, query, reranker
+from cli import eval as eval_commands
+from cli.common import config_of, log_file_of
+from cluster import logs
+from cluster.config import load_config
+
+log = logging.getLogger(__name__)
+
+
+class StrataGroup(click.Group):
+    """Errors name the log file with the details. An unexpected exception is written there with its
+    traceback and shown as one line (with ``-v``, the traceback is shown as before)."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except click.UsageError:
+            raise
+        except click.ClickException as exc:
+            path = log_file_of(ctx)
+            if path is not None and logs.problems_logged() and not logs.verbose() and "details in " not in exc.message:
+                exc.message += f" (details in {path})"  # the libraries logged warnings or errors there
+            raise
+        except (click.exceptions.Exit, click.exceptions.Abort, KeyboardInterrupt, EOFError):
+            raise
+        except Exception as exc:
+            path = log_file_of(ctx)
+            if path is None or logs.verbose():
+                raise
+            log.error("strata %s failed", " ".join(sys.argv[1:]), exc_info=True, extra={"file_only": True})
+            raise click.ClickException(f"{type(exc).__name__}: {exc} (traceback in {path}; -v shows it here)") from exc
+
+
+@click.group(cls=StrataGroup)
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), default=None,
+              help="TOML config file (default: $STRATA_CONFIG or ./strata.toml)")
+@click.option("--data-dir", type=click.Path(file_okay=False), default=None, help="override storage.data_dir")
+@click.option("-v", "--verbose", is_flag=True,
+              help="library logs (Ray, vLLM) and debug logging on the console; without it they go to "
+                   "<storage.data_dir>/logs/strata.log")
+@click.pass_context
+def main(ctx: click.Context, config_path: str | None, data_dir: str | None, verbose: bool) -> None:
+    """Strata: distributed batch ingestion and retrieval for large corpora."""
+    overrides = {"storage": {"data_dir": data_dir}} if data_dir else {}
+    try:
+        cfg = load_config(config_path, **overrides)
+    except Exception as exc:  # pydantic ValidationError, TOML errors, missing file
+        raise click.ClickException(f"invalid configuration: {exc}") from exc
+    ctx.obj = {"config": cfg, "log_file": logs.setup_logging(cfg.storage.data_dir, verbose=verbose)}
+
+
+@main.command("config")
+@click.pass_context
+def show_config(ctx: click.Context) -> None:
+    """Print the effective configuration as JSON."""
+    click.echo(config_of(ctx).model_dump_json(indent=2))
+
+
+for command in (index.ingest, index.delete, index.maintain, index.stats, query.search, query.context, query.ask,
+                query.serve_app, models.models, eval_commands.eval_group, reranker.reranker_group, demo.demo):
+    main.add_command(command)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

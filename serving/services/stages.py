@@ -1,0 +1,99 @@
+"""The query stages behind one interface, so the orchestration is written once.
+
+``query → analyse → embed → retrieve → rerank → expand``: :class:`Stages` is what the
+orchestrator (:class:`serving.services.search.SearchService`) calls. :class:`LocalStages` runs every
+stage in this process, one after another (the CLI, benchmarks' naive baseline, evaluation);
+:class:`serving.deployments.ServeStages` calls the Ray Serve deployments instead.
+
+>>> # stages = LocalStages(cfg); await stages.retrieve(plan, vectors, Filters(), depth=10)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from cluster.config import StrataConfig
+from serving.analysis import QueryPlan
+from serving.expansion.awareness import AwarenessExpander, ExpansionResult, ExpansionSettings
+from serving.index.handle import IndexHandle
+from serving.protocol import Filters
+from serving.retrieval.filters import resolve_filters
+from serving.retrieval.hybrid import Candidate, HybridRetriever, RetrievalResult
+from serving.retrieval.sections import SectionHit
+
+
+@dataclass
+class RetrievedRows:
+    """A retrieval result plus the rows (text, offsets, section) of its first ``depth`` candidates."""
+
+    result: RetrievalResult
+    rows: dict[str, dict]
+
+
+class Stages(Protocol):
+    async def embed(self, texts: list[str]) -> list[np.ndarray]: ...
+
+    async def retrieve(self, plan: QueryPlan, vectors: dict[str, np.ndarray], filters: Filters,
+                       depth: int) -> RetrievedRows: ...
+
+    async def rerank(self, query: str, texts: list[str]) -> list[float]: ...
+
+    async def expand(self, candidates: list[Candidate], sections: list[SectionHit], vectors: dict[str, np.ndarray],
+                     target_texts: dict[str, str], settings: ExpansionSettings) -> ExpansionResult: ...
+
+    async def index_version(self) -> str: ...
+
+    async def ready(self) -> dict[str, str]: ...
+
+
+def retrieve_rows(index: IndexHandle, plan: QueryPlan, vectors: dict[str, np.ndarray], filters: Filters,
+                  depth: int) -> RetrievedRows:
+    """The retriever stage's work (shared by LocalStages and the HybridRetriever deployment)."""
+    view = index.get()
+    index.version()
+    result = HybridRetriever(view).retrieve(plan, vectors, resolve_filters(filters, view), depth=depth)
+    rows = view.chunks_by_id(c.chunk_id for c in result.candidates[:depth])
+    return RetrievedRows(result, rows)
+
+
+class LocalStages:
+    """Every stage in this process, sequentially (no Ray needed)."""
+
+    def __init__(self, cfg: StrataConfig) -> None:
+        from serving.embedding import QueryEncoder
+
+        self.cfg = cfg
+        self.index = IndexHandle(cfg)
+        self.encoder = QueryEncoder.load(cfg)
+        self._reranker = None
+
+    @property
+    def reranker(self):
+        """The cross-encoder, loaded on first use (the rerank stage, the extractive answerer)."""
+        if self._reranker is None:
+            from serving.rerank import CrossEncoderReranker
+
+            self._reranker = CrossEncoderReranker.from_config(self.cfg)
+        return self._reranker
+
+    async def embed(self, texts: list[str]) -> list[np.ndarray]:
+        return self.encoder.encode(texts)
+
+    async def retrieve(self, plan, vectors, filters, depth) -> RetrievedRows:
+        return retrieve_rows(self.index, plan, vectors, filters, depth)
+
+    async def rerank(self, query: str, texts: list[str]) -> list[float]:
+        return self.reranker.score(query, texts)
+
+    async def expand(self, candidates, sections, vectors, target_texts, settings) -> ExpansionResult:
+        return AwarenessExpander(self.index.get()).expand(candidates, sections, vectors, target_texts, settings)
+
+    async def index_version(self) -> str:
+        return self.index.version()
+
+    async def ready(self) -> dict[str, str]:
+        return {"index": self.index.version(), "embedder": self.encoder.fingerprint,
+                "reranker": self._reranker.name if self._reranker else ("on first use" if self.cfg.rerank.enabled else "off")}
