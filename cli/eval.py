@@ -23,7 +23,8 @@ def eval_group() -> None:
               help="evaluate only these query ids (one a line, # comments), e.g. bench/data/scifact-heldout.txt")
 @click.option("--max-queries", type=click.IntRange(1), default=None, help="the first N selected queries")
 @click.option("--configs", default=None, callback=csv_of(str),
-              help="comma-separated (default bm25,dense,hybrid-rrf,hybrid-linear,rerank,awareness,default)")
+              help="comma-separated (default bm25,dense,hybrid-rrf,hybrid-linear,hybrid-adaptive,rerank,awareness,"
+                   "default,default+rerank)")
 @click.option("--top-k-sweep", default="10,20,50,100", show_default=True, callback=csv_of(int),
               help="top_k (= candidates) values swept per configuration; '' for none")
 @click.option("--sweep-configs", default=None, callback=csv_of(str),

@@ -14,8 +14,8 @@ e.g. ``STRATA_INGEST__WRITER_BATCH_ROWS=8192``) → the TOML file (``--config``,
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field, model_validator
@@ -123,10 +123,15 @@ class RetrievalConfig(BaseModel):
     """Query-time retrieval: hybrid fusion, multi-query expansion, routing and request limits."""
 
     candidates: int = Field(100, ge=1, le=2000, description="candidates per retriever (BM25, dense) before fusion")
-    fusion: Literal["rrf", "linear"] = Field(
-        "linear", description="rank fusion: weighted min-max linear (default: best on held-out SciFact), or reciprocal-rank")
+    fusion: Literal["adaptive", "linear", "dbsf", "rrf"] = Field(
+        "adaptive", description="adaptive: weighted min-max linear with a BM25 share set per query by the cross-encoder's "
+                                "verdict on each retriever's best hit (bm25_weight is the prior); linear: the fixed "
+                                "share; dbsf: distribution-based score fusion; rrf: reciprocal-rank")
+    adaptive_temperature: float = Field(
+        2.0, gt=0, description="adaptive fusion: cross-encoder logit difference that moves BM25's share by one logit")
     rrf_k: int = Field(60, ge=1)
-    bm25_weight: float = Field(0.5, ge=0, le=1, description="BM25's share in fusion (dense gets 1 - w); RRF weights too")
+    bm25_weight: float = Field(0.5, ge=0, le=1, description="BM25's share in fusion (dense gets 1 - w); RRF weights too; "
+                                                             "the prior of adaptive fusion")
     lexical_bm25_weight: float = Field(0.8, ge=0, le=1, description="BM25's share on the BM25-led (lexical) route")
     multi_query: bool = Field(True, description="add rule-based rephrasings and keyword variants of the query")
     variant_weight: float = Field(0.5, ge=0, le=1, description="fusion weight of a variant relative to the query")

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from cluster.config import StrataConfig
 
 Mode = Literal["auto", "bm25", "vector", "hybrid", "hybrid+awareness"]
-Fusion = Literal["rrf", "linear"]
+Fusion = Literal["adaptive", "linear", "dbsf", "rrf"]
 ExpansionMode = Literal["window", "heading", "section"]
 
 
@@ -126,7 +126,8 @@ class RouteInfo(BaseModel):
     identifiers: list[str]
     hyde: str | None = Field(None, description="how the HyDE vector was made, if used")
     fusion: Fusion
-    bm25_weight: float
+    bm25_weight: float = Field(description="BM25's share in fusion (adaptive fusion: of the first target, as judged)")
+    fusion_note: str | None = Field(None, description="how adaptive fusion set the share, or why it kept the prior")
     rerank: bool
     rerank_note: str | None = None
 

@@ -8,6 +8,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 SAMPLES = REPO / "samples" / "corpus"
 SHARED_DATA = REPO.parent / "shared" / "data"
+#: How far (nDCG@10) the shipped default may fall below the better of BM25 and dense on a real slice.
+DEFAULT_RETRIEVAL_MARGIN = 0.005
 METRICS_PORT = int(os.environ.get("STRATA_TEST_METRICS_PORT", "18080"))
 
 

@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-from tests.support import REPO
+from support import REPO
 
 PACKAGES = ("cluster", "pipelines", "serving", "offline", "cli")
 MODULES = sorted(".".join(p.relative_to(REPO).with_suffix("").parts).removesuffix(".__init__")

@@ -10,7 +10,7 @@ import ast
 
 import pytest
 
-from tests.support import REPO
+from support import REPO
 
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("cluster: config, storage, models, telemetry, runtime", ("cluster",)),

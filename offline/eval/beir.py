@@ -1,8 +1,8 @@
 """BEIR-format data sets: load them, write the corpus as Markdown files for Strata, split queries.
 
 A BEIR directory holds ``corpus.jsonl`` (or ``corpus.jsonl.gz``) with ``{"_id", "title", "text"}``
-rows, ``queries.jsonl`` with ``{"_id", "text"}`` rows and ``qrels/<split>.tsv`` with the header
-``query-id  corpus-id  score``.
+rows, ``queries.jsonl`` with ``{"_id", "text"}`` rows and ``qrels/<split>.tsv`` with
+``query-id  corpus-id  score`` rows (with or without that header line).
 
 >>> import tempfile, pathlib
 >>> root = pathlib.Path(tempfile.mkdtemp())
@@ -88,21 +88,37 @@ def load_queries(root: str | Path) -> dict[str, str]:
 
 
 def load_qrels(path: str | Path) -> dict[str, dict[str, int]]:
-    """A qrels TSV (``query-id corpus-id score`` header, tab-separated) → ``{qid: {doc_id: score}}``."""
+    """A qrels TSV (``query-id corpus-id score``, tab-separated) → ``{qid: {doc_id: score}}``.
+
+    Published sets come with and without the header line: a first row whose score is not a number
+    is a header; TREC's four columns (``qid 0 docid score``) are read too.
+
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "a.tsv").write_text("query-id\\tcorpus-id\\tscore\\nq1\\td1\\t1\\n")
+    >>> _ = (d / "b.tsv").write_text("q1\\td1\\t1\\nq1\\td2\\t2\\n")
+    >>> _ = (d / "c.tsv").write_text("q1\\t0\\td1\\t1\\n")
+    >>> load_qrels(d / "a.tsv"), load_qrels(d / "b.tsv"), load_qrels(d / "c.tsv")
+    ({'q1': {'d1': 1}}, {'q1': {'d1': 1, 'd2': 2}}, {'q1': {'d1': 1}})
+    """
     out: dict[str, dict[str, int]] = {}
     with open(path, newline="", encoding="utf-8") as fh:
-        reader = csv.reader(fh, delimiter="\t")
-        header = next(reader, None)
-        if header is None:
-            return out
-        if [h.strip() for h in header[:3]] != ["query-id", "corpus-id", "score"]:
-            raise ValueError(f"{path}: expected header 'query-id corpus-id score', got {header!r}")
-        for n, row in enumerate(reader, start=2):
-            if not row or not any(cell.strip() for cell in row):
+        for n, row in enumerate(csv.reader(fh, delimiter="\t"), start=1):
+            cells = [cell.strip() for cell in row]
+            if not any(cells):
                 continue
-            if len(row) < 3:
-                raise ValueError(f"{path}:{n}: expected 3 columns, got {row!r}")
-            out.setdefault(row[0].strip(), {})[row[1].strip()] = int(float(row[2]))
+            if len(cells) == 4:  # TREC: query-id, iteration, corpus-id, score
+                cells = [cells[0], cells[2], cells[3]]
+            if len(cells) != 3:
+                raise ValueError(f"{path}:{n}: expected 3 tab-separated columns (query-id corpus-id score), "
+                                 f"got {row!r}")
+            try:
+                score = int(float(cells[2]))
+            except ValueError:
+                if n == 1:
+                    continue  # the header line
+                raise ValueError(f"{path}:{n}: the score {cells[2]!r} is not a number") from None
+            out.setdefault(cells[0], {})[cells[1]] = score
     return out
 
 

@@ -32,7 +32,8 @@ class EvalConfig:
     """One evaluated system.
 
     ``request`` — fields set on the request (on top of the evaluation's base request);
-    ``config`` — ``StrataConfig`` section overrides (``{"rerank": {"enabled": True}}``);
+    ``config`` — ``StrataConfig`` section overrides (``{"rerank": {"enabled": True}}``); the rerank stage
+    runs only where ``request`` sets ``rerank: True`` (the evaluation's base request turns it off);
     ``endpoint`` — ``search`` ranks the hits' documents, ``context`` the documents of the
     ``/v1/context`` pack in pack order; ``needs`` — ``"rerank"`` when a trained cross-encoder is
     required (the configuration is skipped, with the reason, when none is configured).
@@ -57,21 +58,25 @@ def with_request(config: EvalConfig, name: str | None = None, label: str | None 
 
 
 HYBRID_LINEAR = {"mode": "hybrid", "fusion": "linear"}
+#: The request fields that leave every retrieval choice to the configuration (the product's defaults).
+DEFAULTS = {"mode": "auto", "fusion": None, "candidates": None, "multi_query": None, "hyde": None}
 
 STANDARD: dict[str, EvalConfig] = {c.name: c for c in (
     EvalConfig("bm25", "BM25 (tantivy)", {"mode": "bm25"}),
     EvalConfig("dense", "dense (the index's embedder)", {"mode": "vector"}),
     EvalConfig("hybrid-rrf", "hybrid, RRF", {"mode": "hybrid", "fusion": "rrf"}),
     EvalConfig("hybrid-linear", "hybrid, linear (min-max)", dict(HYBRID_LINEAR)),
+    EvalConfig("hybrid-dbsf", "hybrid, distribution-based score fusion", {"mode": "hybrid", "fusion": "dbsf"}),
+    EvalConfig("hybrid-adaptive", "hybrid, linear with the BM25 share judged per query (cross-encoder)",
+               {"mode": "hybrid", "fusion": "adaptive"}),
     EvalConfig("rerank", "hybrid linear + cross-encoder rerank", {**HYBRID_LINEAR, "rerank": True},
                config={"rerank": {"enabled": True}}, needs="rerank"),
     EvalConfig("awareness", "hybrid linear + awareness (/v1/context pack order)",
                {**HYBRID_LINEAR, "awareness": True}, endpoint="context"),
-    EvalConfig("default", "configured defaults (mode auto: router, multi-query, fusion as configured)",
-               {"mode": "auto", "fusion": None, "candidates": None, "multi_query": None, "hyde": None}),
-    EvalConfig("default+rerank", "configured defaults with the cross-encoder on (rerank.enabled)",
-               {"mode": "auto", "fusion": None, "candidates": None, "multi_query": None, "hyde": None},
-               config={"rerank": {"enabled": True}}, needs="rerank"),
+    EvalConfig("default", "configured defaults before the rerank stage (mode auto: router, multi-query, fusion "
+               "as configured)", dict(DEFAULTS)),
+    EvalConfig("default+rerank", "configured defaults with the cross-encoder (the product as shipped when "
+               "rerank.enabled)", {**DEFAULTS, "rerank": True}, config={"rerank": {"enabled": True}}, needs="rerank"),
     EvalConfig("hybrid-rrf+multi_query", "hybrid RRF + multi-query",
                {"mode": "hybrid", "fusion": "rrf", "multi_query": True}),
     EvalConfig("hybrid-rrf+hyde", "hybrid RRF + HyDE (pseudo-relevance feedback)",
@@ -79,9 +84,11 @@ STANDARD: dict[str, EvalConfig] = {c.name: c for c in (
     EvalConfig("hybrid-linear+multi_query", "hybrid linear + multi-query", {**HYBRID_LINEAR, "multi_query": True}),
 )}
 
-ALIASES = {"vector": "dense", "linear": "hybrid-linear", "rrf": "hybrid-rrf", "hybrid": "hybrid-linear"}
+ALIASES = {"vector": "dense", "linear": "hybrid-linear", "rrf": "hybrid-rrf", "hybrid": "hybrid-linear",
+           "dbsf": "hybrid-dbsf", "adaptive": "hybrid-adaptive"}
 
-DEFAULT_CONFIGS = ("bm25", "dense", "hybrid-rrf", "hybrid-linear", "rerank", "awareness", "default")
+DEFAULT_CONFIGS = ("bm25", "dense", "hybrid-rrf", "hybrid-linear", "hybrid-adaptive", "rerank", "awareness", "default",
+                   "default+rerank")
 
 
 def resolve_configs(names: Iterable[str] | None = None) -> list[EvalConfig]:

@@ -65,14 +65,15 @@ def markdown_report(ev: RetrievalEvaluation, png_name: str | None = "report.png"
               "Every query runs through the in-process `SearchPipeline` (the serving code path). A document "
               "scores as its best chunk; `context` configurations rank the documents of the `/v1/context` "
               f"pack in pack order (budget {meta.get('context_budget_tokens')} tokens).", ""]
-    header = ["configuration", "endpoint", *MAIN_METRICS, "docs/query", "ms p50"]
+    header = ["configuration", "endpoint", *MAIN_METRICS, "docs/query", "ms p50", "stages that ran"]
     rows = []
     for r in ev.results:
         if r.ok:
             rows.append([f"`{r.name}` — {r.label}", r.endpoint, *(_fmt(r.metrics.get(m)) for m in MAIN_METRICS),
-                         _fmt(r.counts.get("mean_docs_per_query"), 1), _fmt(r.timings.get("ms_p50"), 0)])
+                         _fmt(r.counts.get("mean_docs_per_query"), 1), _fmt(r.timings.get("ms_p50"), 0),
+                         r.counts.get("stages", "")])
         else:
-            rows.append([f"`{r.name}` — {r.label}", r.endpoint, f"skipped: {r.reason}", "", "", "", "", ""])
+            rows.append([f"`{r.name}` — {r.label}", r.endpoint, f"skipped: {r.reason}", "", "", "", "", "", ""])
     lines += ["## Configurations", ""] + _table(header, rows) + [""]
     if ev.significance:
         bases = sorted({b for v in ev.significance.values() for b in v})

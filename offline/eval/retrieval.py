@@ -36,9 +36,10 @@ from offline.eval.metrics import collapse_to_documents, evaluate, judged_queries
 __all__ = ["BASE_REQUEST", "ConfigResult", "DocumentMap", "PipelinePool", "RetrievalEvaluation", "Sweep",
            "evaluate_config", "evaluate_retrieval", "git_commit", "significance"]
 
-#: Fields every evaluated request starts from (a configuration's own fields override them).
+#: Fields every evaluated request starts from (a configuration's own fields override them). The rerank
+#: stage is off unless a configuration turns it on, whatever ``rerank.enabled`` says: ``bm25`` is BM25.
 BASE_REQUEST: dict[str, Any] = {"top_k": 200, "candidates": 200, "multi_query": False, "hyde": False,
-                                "use_cache": False}
+                                "rerank": False, "use_cache": False}
 KS = (10, 100)
 MAIN_METRICS = ("ndcg@10", "recall@10", "recall@100", "mrr@10")
 Progress = Callable[[str], None]
@@ -152,6 +153,40 @@ class PipelinePool:
         self._pipes.clear()
 
 
+@dataclass
+class StagesSeen:
+    """Which query stages the responses of one configuration report having run (``route`` of each
+    response): routes, fusion, the cross-encoder, HyDE, multi-query variants.
+
+    >>> from types import SimpleNamespace as NS
+    >>> seen = StagesSeen()
+    >>> seen.add(NS(route="hybrid", fusion="linear", rerank=True, hyde=None, variants=[]), {"rerank": 12.0})
+    >>> seen.summary(1)
+    'route hybrid; fusion linear; rerank 1/1; hyde 0/1; multi-query 0/1'
+    """
+
+    routes: dict[str, int] = field(default_factory=dict)
+    fusions: dict[str, int] = field(default_factory=dict)
+    reranked: int = 0
+    hyde: int = 0
+    multi_query: int = 0
+
+    def add(self, route, timings_ms: Mapping[str, float]) -> None:
+        self.routes[route.route] = self.routes.get(route.route, 0) + 1
+        if route.route not in ("bm25", "vector"):
+            self.fusions[route.fusion] = self.fusions.get(route.fusion, 0) + 1
+        self.reranked += bool(route.rerank and "rerank" in timings_ms)
+        self.hyde += route.hyde is not None
+        self.multi_query += bool(route.variants)
+
+    def summary(self, n: int, *, awareness: bool = False) -> str:
+        def mix(counts: dict[str, int]) -> str:
+            return ", ".join(f"{k}" if v == n else f"{k} {v}/{n}" for k, v in sorted(counts.items())) or "none"
+
+        return (f"route {mix(self.routes)}; fusion {mix(self.fusions)}; rerank {self.reranked}/{n}; "
+                f"hyde {self.hyde}/{n}; multi-query {self.multi_query}/{n}" + ("; awareness pack" if awareness else ""))
+
+
 def _percentile(sorted_values: list[float], q: float) -> float:
     return sorted_values[min(len(sorted_values) - 1, int(q * len(sorted_values)))]
 
@@ -190,6 +225,7 @@ def evaluate_config(pool: PipelinePool, config: EvalConfig, queries: Mapping[str
     latencies: list[float] = []
     stage_ms: dict[str, list[float]] = {}
     items = unmapped = multi_target = 0
+    stages = StagesSeen()
     used_tokens: list[int] = []
     started = time.perf_counter()
     for qid, text in queries.items():
@@ -204,6 +240,7 @@ def evaluate_config(pool: PipelinePool, config: EvalConfig, queries: Mapping[str
         for stage, ms in resp.timings_ms.items():
             stage_ms.setdefault(stage, []).append(ms)
         multi_target += len(resp.route.targets) > 1
+        stages.add(resp.route, resp.timings_ms)
         ids = []
         for source, path in found:
             items += 1
@@ -221,7 +258,8 @@ def evaluate_config(pool: PipelinePool, config: EvalConfig, queries: Mapping[str
     latencies.sort()
     result.counts = {
         "queries": len(queries), "items": items, "unmapped_items": unmapped, "multi_target_queries": multi_target,
-        "mean_docs_per_query": round(sum(len(r) for r in run.values()) / max(len(run), 1), 1)}
+        "mean_docs_per_query": round(sum(len(r) for r in run.values()) / max(len(run), 1), 1),
+        "stages": stages.summary(len(queries), awareness=config.endpoint == "context")}
     if used_tokens:
         result.counts["mean_used_tokens"] = round(statistics.fmean(used_tokens), 1)
     result.timings = {

@@ -1,5 +1,6 @@
 """``HybridRetriever``: BM25 + ANN + fusion + section tier over the index (several replicas;
-each request runs in a worker thread: tantivy and LanceDB release the GIL).
+each request runs in a worker thread: tantivy and LanceDB release the GIL). With adaptive fusion
+(the default) each replica loads the cross-encoder too (int8, ~23 MB) to judge the two best hits.
 
 >>> # handle.retrieve.remote(plan, vectors, Filters(), depth=10)  -> RetrievedRows
 """
@@ -12,16 +13,18 @@ from ray import serve
 
 from cluster.config import StrataConfig
 from serving.index.handle import IndexHandle
-from serving.services.stages import RetrievedRows, retrieve_rows
+from serving.services.stages import CrossEncoderJudge, RetrievedRows, retrieve_rows
 
 
 @serve.deployment(name="HybridRetriever")
 class HybridRetrieverDeployment:
     def __init__(self, config: dict) -> None:
-        self.index = IndexHandle(StrataConfig.model_validate(config))
+        cfg = StrataConfig.model_validate(config)
+        self.index = IndexHandle(cfg)
+        self.judge = CrossEncoderJudge(cfg, self.index)
 
     async def retrieve(self, plan, vectors, filters, depth: int) -> RetrievedRows:
-        return await asyncio.to_thread(retrieve_rows, self.index, plan, vectors, filters, depth)
+        return await asyncio.to_thread(retrieve_rows, self.index, plan, vectors, filters, depth, self.judge)
 
     async def ready(self) -> str:
         return await asyncio.to_thread(self.index.version)

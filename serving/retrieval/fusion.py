@@ -1,4 +1,5 @@
-"""Rank fusion of several scored rankings: reciprocal-rank (default) and weighted linear.
+"""Fusion of several scored rankings: weighted linear over min-max scores (with a fixed or an adaptive
+BM25 share), distribution-based (DBSF) and reciprocal-rank.
 
 >>> rrf([["a", "b", "c"], ["b", "c", "d"]], k=60)[:2]
 [('b', 0.03252247488101534), ('c', 0.03200204813108039)]
@@ -8,6 +9,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 
@@ -35,3 +37,48 @@ def linear(scored: Sequence[Sequence[tuple[str, float]]], *, weights: Sequence[f
             norm = (score - low) / span if span > 0 else 1.0
             fused[item] = fused.get(item, 0.0) + weight * norm
     return sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+def dbsf(scored: Sequence[Sequence[tuple[str, float]]], *,
+         weights: Sequence[float] | None = None) -> list[tuple[str, float]]:
+    """Distribution-based score fusion (Qdrant): each ranking's scores normalised by its own mean ± 3
+    standard deviations (clipped to [0, 1]), then a weighted sum; an id missing from a ranking scores 0 there.
+
+    >>> [i for i, _ in dbsf([[("a", 9.0), ("b", 3.0), ("c", 2.0)], [("b", 0.9), ("c", 0.8), ("a", 0.1)]])]
+    ['b', 'a', 'c']
+    """
+    weights = list(weights) if weights is not None else [1.0] * len(scored)
+    fused: dict[str, float] = {}
+    for ranking, weight in zip(scored, weights):
+        if not ranking:
+            continue
+        values = [s for _, s in ranking]
+        mean = sum(values) / len(values)
+        std = (sum((v - mean) ** 2 for v in values) / len(values)) ** 0.5
+        low, span = mean - 3 * std, 6 * std
+        for item, score in ranking:
+            norm = min(1.0, max(0.0, (score - low) / span)) if span > 0 else 1.0
+            fused[item] = fused.get(item, 0.0) + weight * norm
+    return sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+#: Bounds of the adaptive BM25 share: neither retriever is ever dropped on one verdict.
+ADAPTIVE_SHARE_RANGE = (0.1, 0.9)
+
+
+def judged_bm25_share(prior: float, bm25_top: float, dense_top: float, *, temperature: float = 2.0) -> float:
+    """BM25's share in linear fusion for one query, from a judge's relevance scores (cross-encoder
+    logits) of the two retrievers' best hits: ``sigmoid(logit(prior) + (bm25_top − dense_top) / T)``,
+    within :data:`ADAPTIVE_SHARE_RANGE`. The idea is Dynamic Alpha Tuning (Hsu & Tzeng, 2025),
+    with the cross-encoder Strata ships as the judge instead of an LLM: the retriever whose first
+    answer the judge prefers gets the larger share; equal verdicts keep the route's ``prior``.
+
+    >>> judged_bm25_share(0.5, 2.0, 2.0), round(judged_bm25_share(0.5, 4.0, -2.0), 3)
+    (0.5, 0.9)
+    >>> round(judged_bm25_share(0.5, -3.0, 1.0), 3), round(judged_bm25_share(0.8, 1.0, 2.0), 3)
+    (0.119, 0.708)
+    """
+    low, high = ADAPTIVE_SHARE_RANGE
+    prior = min(max(prior, 1e-6), 1 - 1e-6)
+    logit = math.log(prior / (1 - prior)) + (bm25_top - dense_top) / temperature
+    return min(high, max(low, 1 / (1 + math.exp(-logit))))

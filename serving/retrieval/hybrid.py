@@ -2,7 +2,11 @@
 
 For each target of a :class:`~serving.analysis.QueryPlan` every variant is searched by BM25
 and by the dense index (``nprobes``/``refine_factor`` from ``index.*``); the rankings are fused
-by RRF (default) or weighted linear fusion, with the BM25 share ``plan.bm25_weight``. With HyDE
+by weighted linear fusion of min-max scores (``adaptive``, the default, and ``linear``), DBSF or
+RRF, with the BM25 share ``plan.bm25_weight``. **Adaptive fusion** asks a judge (the cross-encoder,
+given by the caller) to score each retriever's best hit for the target and moves the share toward
+the retriever it prefers (:func:`~serving.retrieval.fusion.judged_bm25_share`); without a judge
+the share stays ``plan.bm25_weight``. With HyDE
 on, the dense side searches once more with a hypothetical-answer vector (pseudo-relevance
 feedback from the first pass until an LLM writes the passage). Several targets are merged
 round-robin so each sub-question keeps its share of the top-k.
@@ -13,6 +17,7 @@ round-robin so each sub-question keeps its share of the top-k.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -22,7 +27,7 @@ from cluster.store.schema import CHUNKS
 from serving.analysis import QueryPlan
 from serving.index.view import IndexView
 from serving.retrieval.filters import ResolvedFilters
-from serving.retrieval.fusion import linear, rrf
+from serving.retrieval.fusion import dbsf, judged_bm25_share, linear, rrf
 from serving.retrieval.sections import SectionHit, SectionTier
 
 
@@ -46,6 +51,12 @@ class RetrievalResult:
     timings_ms: dict[str, float]
     hyde: str | None = None
     index_version: str = ""
+    bm25_shares: list[float] = field(default_factory=list)  # per target: the share fusion used
+    fusion_note: str | None = None
+
+
+#: Scores chunks (by id) for a query, higher is more relevant (the cross-encoder), or None when it cannot.
+Judge = Callable[[str, list[str]], "list[float] | None"]
 
 
 def normalise(vector: np.ndarray) -> np.ndarray:
@@ -56,9 +67,10 @@ def normalise(vector: np.ndarray) -> np.ndarray:
 class HybridRetriever:
     """Searches one index; safe to call from several threads."""
 
-    def __init__(self, view: IndexView, cfg: StrataConfig | None = None) -> None:
+    def __init__(self, view: IndexView, cfg: StrataConfig | None = None, judge: Judge | None = None) -> None:
         self.view = view
         self.cfg = cfg or view.cfg
+        self.judge = judge
         self.sections = SectionTier(view, self.cfg)
 
     # -- the two retrievers ------------------------------------------------------------------------
@@ -83,11 +95,12 @@ class HybridRetriever:
         if filters.empty:
             return RetrievalResult([], [], counts, timings, index_version=version)
         per_target: list[list[Candidate]] = []
+        shares: list[float] = []
+        notes: list[str] = []
         hyde_note = None
         k = max(plan.candidates, depth)
         for target in plan.targets:
-            scored: list[list[tuple[str, float]]] = []
-            weights: list[float] = []
+            lists: list[tuple[str, float, list[tuple[str, float]]]] = []  # (retriever, variant weight, ranking)
             stage: dict[str, Candidate] = {}
 
             def note(hits: list[tuple[str, str, float]], name: str) -> None:
@@ -105,18 +118,27 @@ class HybridRetriever:
                     timings["bm25"] += (time.perf_counter() - t0) * 1000
                     counts["bm25"] += len(hits)
                     note(hits, "bm25")
-                    scored.append([(c, s) for c, _, s in hits])
-                    weights.append(variant.weight * (plan.bm25_weight if both else 1.0))
+                    lists.append(("bm25", variant.weight, [(c, s) for c, _, s in hits]))
                 if plan.use_dense:
                     t0 = time.perf_counter()
                     hits = self.dense(vectors[variant.text], k, filters)
                     timings["dense"] += (time.perf_counter() - t0) * 1000
                     counts["dense"] += len(hits)
                     note(hits, "dense")
-                    scored.append([(c, s) for c, _, s in hits])
-                    weights.append(variant.weight * ((1.0 - plan.bm25_weight) if both else 1.0))
+                    lists.append(("dense", variant.weight, [(c, s) for c, _, s in hits]))
+            share = plan.bm25_weight
+            if both and plan.fusion == "adaptive":
+                t0 = time.perf_counter()
+                share, why = self._adaptive_share(plan, target.variants[0].text, lists)
+                timings["judge"] = timings.get("judge", 0.0) + (time.perf_counter() - t0) * 1000
+                notes.append(why)
+            shares.append(share)
+
+            def weights() -> list[float]:
+                return [w * ((share if name == "bm25" else 1.0 - share) if both else 1.0) for name, w, _ in lists]
+
             t0 = time.perf_counter()
-            fused = self._fuse(plan, scored, weights)
+            fused = self._fuse(plan, [ranking for *_, ranking in lists], weights())
             if plan.hyde and plan.use_dense and fused:
                 t1 = time.perf_counter()
                 hyde_vector = self._feedback_vector(vectors[target.variants[0].text], [c for c, _ in fused])
@@ -124,9 +146,8 @@ class HybridRetriever:
                 timings["dense"] += (time.perf_counter() - t1) * 1000
                 counts["dense"] += len(hits)
                 note(hits, "hyde")
-                scored.append([(c, s) for c, _, s in hits])
-                weights.append(1.0 - plan.bm25_weight if both else 1.0)
-                fused = self._fuse(plan, scored, weights)
+                lists.append(("dense", 1.0, [(c, s) for c, _, s in hits]))
+                fused = self._fuse(plan, [ranking for *_, ranking in lists], weights())
                 hyde_note = (f"pseudo-relevance feedback: query vector + mean of the top "
                              f"{self.cfg.retrieval.hyde_feedback_docs} first-pass chunks (no LLM configured)")
             timings["fuse"] += (time.perf_counter() - t0) * 1000
@@ -146,13 +167,33 @@ class HybridRetriever:
             section_hits = self.sections.search(plan, vectors, filters, candidates)
             timings["sections"] = (time.perf_counter() - t0) * 1000
             counts["sections"] = len(section_hits)
-        return RetrievalResult(candidates, section_hits, counts, timings, hyde=hyde_note, index_version=version)
+        return RetrievalResult(candidates, section_hits, counts, timings, hyde=hyde_note, index_version=version,
+                               bm25_shares=shares, fusion_note="; ".join(notes) or None)
+
+    def _adaptive_share(self, plan: QueryPlan, query: str,
+                        lists: list[tuple[str, float, list[tuple[str, float]]]]) -> tuple[float, str]:
+        """BM25's share for one target and why: the judge's verdict on the best BM25 and the best
+        dense hit of the target's own text (its first variant), around the route's prior."""
+        prior = plan.bm25_weight
+        best = {name: ranking[0][0] for name, _, ranking in reversed(lists) if ranking}
+        if len(best) < 2:
+            return prior, f"adaptive fusion: {'no BM25' if 'bm25' not in best else 'no dense'} hits, share {prior:.2f}"
+        if best["bm25"] == best["dense"]:
+            return prior, f"adaptive fusion: both retrievers agree on the best hit, share {prior:.2f}"
+        scores = self.judge(query, [best["bm25"], best["dense"]]) if self.judge is not None else None
+        if not scores:
+            return prior, f"adaptive fusion: no cross-encoder to judge, BM25 share kept at {prior:.2f}"
+        share = judged_bm25_share(prior, scores[0], scores[1], temperature=self.cfg.retrieval.adaptive_temperature)
+        return share, (f"adaptive fusion: BM25 share {share:.2f} (cross-encoder on the best BM25 hit {scores[0]:.2f}, "
+                       f"on the best dense hit {scores[1]:.2f}; prior {prior:.2f})")
 
     def _fuse(self, plan: QueryPlan, scored: list[list[tuple[str, float]]], weights: list[float]) -> list[tuple[str, float]]:
         if len(scored) == 1:
             return list(scored[0])
-        if plan.fusion == "linear":
+        if plan.fusion in ("linear", "adaptive"):
             return linear(scored, weights=weights)
+        if plan.fusion == "dbsf":
+            return dbsf(scored, weights=weights)
         return rrf([[c for c, _ in s] for s in scored], k=plan.rrf_k, weights=weights)
 
     def _feedback_vector(self, query_vector: np.ndarray, ranked_ids: list[str]) -> np.ndarray:

@@ -121,7 +121,8 @@ class SearchService:
         return RouteInfo(route=plan.route, reasons=plan.reasons, targets=[t.text for t in plan.targets],
                          variants=[v.text for t in plan.targets for v in t.variants[1:]],
                          identifiers=plan.identifiers, hyde=result.hyde, fusion=plan.fusion,
-                         bm25_weight=plan.bm25_weight, rerank=rerank,
+                         bm25_weight=result.bm25_shares[0] if result.bm25_shares else plan.bm25_weight,
+                         fusion_note=result.fusion_note, rerank=rerank,
                          rerank_note=None if rerank else RERANK_OFF_NOTE)
 
     def _cache_key(self, version: str, request: SearchRequest) -> tuple:

@@ -10,6 +10,8 @@ stage in this process, one after another (the CLI, benchmarks' naive baseline, e
 
 from __future__ import annotations
 
+import logging
+import threading
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -20,9 +22,12 @@ from serving.analysis import QueryPlan
 from serving.expansion.awareness import AwarenessExpander, ExpansionResult, ExpansionSettings
 from serving.index.handle import IndexHandle
 from serving.protocol import Filters
+from serving.rerank.text import passage_text
 from serving.retrieval.filters import resolve_filters
-from serving.retrieval.hybrid import Candidate, HybridRetriever, RetrievalResult
+from serving.retrieval.hybrid import Candidate, HybridRetriever, Judge, RetrievalResult
 from serving.retrieval.sections import SectionHit
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -49,12 +54,49 @@ class Stages(Protocol):
     async def ready(self) -> dict[str, str]: ...
 
 
+class CrossEncoderJudge:
+    """Adaptive fusion's judge (:data:`serving.retrieval.hybrid.Judge`): the cross-encoder's scores of
+    chunks for a query, on their rerank texts. The model loads on first use; when it cannot (no
+    reranker installed) the judge answers None once and for all and fusion keeps its prior share.
+
+    >>> # judge = CrossEncoderJudge(cfg, index); judge("which flag?", [bm25_best_id, dense_best_id])
+    """
+
+    def __init__(self, cfg: StrataConfig, index: IndexHandle, reranker=None) -> None:
+        self.cfg, self.index = cfg, index
+        self._reranker = reranker
+        self._failed = False
+        self._lock = threading.Lock()
+
+    def _model(self):
+        if self._reranker is None and not self._failed:
+            with self._lock:
+                if self._reranker is None and not self._failed:
+                    from serving.rerank import CrossEncoderReranker
+
+                    try:
+                        self._reranker = CrossEncoderReranker.from_config(self.cfg)
+                    except (FileNotFoundError, ValueError) as exc:
+                        log.warning("adaptive fusion keeps the prior BM25 share: no cross-encoder (%s)", exc)
+                        self._failed = True
+        return self._reranker
+
+    def __call__(self, query: str, chunk_ids: list[str]) -> list[float] | None:
+        model = self._model()
+        if model is None:
+            return None
+        rows = self.index.get().chunks_by_id(chunk_ids)
+        if any(c not in rows for c in chunk_ids):
+            return None
+        return model.score(query, [passage_text(rows[c]) for c in chunk_ids])
+
+
 def retrieve_rows(index: IndexHandle, plan: QueryPlan, vectors: dict[str, np.ndarray], filters: Filters,
-                  depth: int) -> RetrievedRows:
+                  depth: int, judge: Judge | None = None) -> RetrievedRows:
     """The retriever stage's work (shared by LocalStages and the HybridRetriever deployment)."""
     view = index.get()
     index.version()
-    result = HybridRetriever(view).retrieve(plan, vectors, resolve_filters(filters, view), depth=depth)
+    result = HybridRetriever(view, judge=judge).retrieve(plan, vectors, resolve_filters(filters, view), depth=depth)
     rows = view.chunks_by_id(c.chunk_id for c in result.candidates[:depth])
     return RetrievedRows(result, rows)
 
@@ -69,6 +111,7 @@ class LocalStages:
         self.index = IndexHandle(cfg)
         self.encoder = QueryEncoder.load(cfg)
         self._reranker = None
+        self.judge = CrossEncoderJudge(cfg, self.index)
 
     @property
     def reranker(self):
@@ -76,14 +119,15 @@ class LocalStages:
         if self._reranker is None:
             from serving.rerank import CrossEncoderReranker
 
-            self._reranker = CrossEncoderReranker.from_config(self.cfg)
+            self._reranker = self.judge._reranker or CrossEncoderReranker.from_config(self.cfg)
+            self.judge._reranker = self._reranker  # one model in this process
         return self._reranker
 
     async def embed(self, texts: list[str]) -> list[np.ndarray]:
         return self.encoder.encode(texts)
 
     async def retrieve(self, plan, vectors, filters, depth) -> RetrievedRows:
-        return retrieve_rows(self.index, plan, vectors, filters, depth)
+        return retrieve_rows(self.index, plan, vectors, filters, depth, judge=self.judge)
 
     async def rerank(self, query: str, texts: list[str]) -> list[float]:
         return self.reranker.score(query, texts)

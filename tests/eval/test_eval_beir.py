@@ -7,7 +7,6 @@ import gzip
 import json
 
 import pytest
-from support import REPO, SHARED_DATA
 
 import offline.eval.beir as beir
 from offline.eval.beir import (
@@ -19,6 +18,7 @@ from offline.eval.beir import (
     split_queries,
     write_corpus_files,
 )
+from support import REPO, SHARED_DATA
 
 SCIFACT = SHARED_DATA / "scifact"
 HELDOUT = REPO / "bench" / "data" / "scifact-heldout.txt"
@@ -54,9 +54,20 @@ def test_load_beir(tmp_path, gz):
     assert ds.qrels == {"q1": {"d1": 2, "d3": 0}, "q2": {"d/2": 1}}
 
 
-def test_load_qrels_rejects_a_wrong_header(tmp_path):
-    (tmp_path / "x.tsv").write_text("q\td\ts\nq1\td1\t1\n")
-    with pytest.raises(ValueError, match="header"):
+@pytest.mark.parametrize("text", ["query-id\tcorpus-id\tscore\nq1\td1\t1\nq1\td2\t0\n",
+                                  "q1\td1\t1\nq1\td2\t0\n",               # no header (published sets do both)
+                                  "qid\tdocid\trel\nq1\td1\t1\nq1\td2\t0\n",  # another header
+                                  "q1\t0\td1\t1\nq1\t0\td2\t0\n"])        # TREC's four columns
+def test_load_qrels_with_or_without_a_header(tmp_path, text):
+    (tmp_path / "x.tsv").write_text(text)
+    assert load_qrels(tmp_path / "x.tsv") == {"q1": {"d1": 1, "d2": 0}}
+
+
+@pytest.mark.parametrize("text, reason", [("q1\td1\t1\nq2\td2\thigh\n", "x.tsv:2: the score 'high'"),
+                                          ("q1 d1 1\n", "x.tsv:1: expected 3 tab-separated columns")])
+def test_load_qrels_names_the_bad_line(tmp_path, text, reason):
+    (tmp_path / "x.tsv").write_text(text)
+    with pytest.raises(ValueError, match=reason):
         load_qrels(tmp_path / "x.tsv")
 
 

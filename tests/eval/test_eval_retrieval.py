@@ -9,18 +9,25 @@ import json
 from pathlib import Path
 
 import pytest
-from support import REPO, SHARED_DATA, make_config
 
 import offline.eval.configs as configs_mod
 import offline.eval.report as report_mod
 import offline.eval.retrieval as retrieval_mod
-from offline.eval.beir import BeirDataset, CorpusDoc, load_beir, read_id_list
 from cluster.config import apply_config_overrides
+from offline.eval.beir import BeirDataset, CorpusDoc, load_beir, read_id_list
 from offline.eval.configs import STANDARD, rerank_unavailable_reason, resolve_configs, skip_reason
 from offline.eval.report import markdown_report, read_evaluation, write_report
-from offline.eval.retrieval import DocumentMap, PipelinePool, Sweep, evaluate_config, evaluate_retrieval
+from offline.eval.retrieval import (
+    BASE_REQUEST,
+    DocumentMap,
+    PipelinePool,
+    Sweep,
+    evaluate_config,
+    evaluate_retrieval,
+)
 from offline.eval.retrieval_job import select_queries
 from serving.protocol import RouteInfo, SearchHit, SearchResponse
+from support import DEFAULT_RETRIEVAL_MARGIN, REPO, SHARED_DATA, make_config
 
 SCIFACT = SHARED_DATA / "scifact"
 HELDOUT = REPO / "bench" / "data" / "scifact-heldout.txt"
@@ -36,7 +43,8 @@ def test_docstring_examples(module):
 # -- configurations -------------------------------------------------------------------------------
 def test_resolve_configs_names_aliases_and_errors():
     assert [c.name for c in resolve_configs(None)] == \
-        ["bm25", "dense", "hybrid-rrf", "hybrid-linear", "rerank", "awareness", "default"]
+        ["bm25", "dense", "hybrid-rrf", "hybrid-linear", "hybrid-adaptive", "rerank", "awareness", "default",
+         "default+rerank"]
     assert [c.name for c in resolve_configs(["vector", "linear", "dense"])] == ["dense", "hybrid-linear"]
     with pytest.raises(ValueError, match="unknown configurations.*nope"):
         resolve_configs(["bm25", "nope"])
@@ -94,6 +102,7 @@ def test_runner_maps_hits_to_documents_and_scores_them(tmp_path):
     assert r.metrics["mrr@10"] == pytest.approx((0.5 + 1 / 3) / 2)
     sent = pool.get({}).requests[-1]
     assert sent.top_k == 200 and sent.use_cache is False and sent.mode == "hybrid" and sent.fusion == "linear"
+    assert r.counts["stages"] == "route hybrid; fusion linear; rerank 0/2; hyde 0/2; multi-query 0/2"
 
     ev = evaluate_retrieval(pool, {"q1": "first", "q2": "second"}, qrels,
                             resolve_configs(["hybrid-linear", "rerank"]), docs, sweep=Sweep(top_k=(10,)),
@@ -113,6 +122,15 @@ def test_runner_maps_hits_to_documents_and_scores_them(tmp_path):
     assert markdown_report(read_evaluation(paths["json"])) == md
 
 
+@pytest.mark.parametrize("name", ["bm25", "dense", "hybrid-rrf", "hybrid-linear", "awareness", "default"])
+def test_only_the_rerank_configurations_ask_for_the_cross_encoder(tmp_path, name):
+    """``bm25`` is BM25 whatever ``rerank.enabled`` says (it is on by default)."""
+    cfg = make_config(tmp_path, rerank={"enabled": True})
+    request = {**BASE_REQUEST, **STANDARD[name].request}
+    assert cfg.rerank.enabled and request["rerank"] is False
+    assert {**BASE_REQUEST, **STANDARD["default+rerank"].request}["rerank"] is True
+
+
 def test_select_queries(tmp_path):
     ds = BeirDataset({"d": CorpusDoc("d", "", "x")}, {"a": "qa", "b": "qb", "c": "qc"},
                      {"b": {"d": 1}, "a": {"d": 1}, "z": {"d": 0}}, split="dev")
@@ -130,9 +148,7 @@ def test_select_queries(tmp_path):
 # 0.856 / 0.868 / 0.889, the same order, at twice the ingest time.)
 SLICE_SEED = "strata-test-slice-v1"
 SLICE_DISTRACTORS = 100
-SLICE_CONFIGS = ["bm25", "dense", "hybrid-linear", "awareness"]  # the cross-encoder: tests/serving/test_reranker.py
-# the default cross-encoder (~2 s a query here) would also rerank the awareness packs: off for the slice
-NO_RERANK = {"STRATA_RERANK__ENABLED": "false"}
+SLICE_CONFIGS = ["bm25", "dense", "hybrid-linear", "awareness", "default"]  # the reranker: tests/serving/test_reranker.py
 SLICE_SWEPT = ["bm25", "dense", "hybrid-linear"]  # awareness (~0.2 s a query in expansion) only once
 
 
@@ -167,8 +183,7 @@ def slice_run(tmp_path_factory, ray_session):
     queries, docs = write_slice(base / "scifact-slice")
     args = ["--data-dir", str(base / "index"), "eval", "retrieval", str(base / "scifact-slice"), "--split", "train"]
     result = CliRunner().invoke(main, args + ["--configs", ",".join(SLICE_CONFIGS), "--top-k-sweep", "10,50",
-                                              "--sweep-configs", ",".join(SLICE_SWEPT), "--out", str(base / "out")],
-                                env=NO_RERANK)
+                                              "--sweep-configs", ",".join(SLICE_SWEPT), "--out", str(base / "out")])
     assert result.exit_code == 0, result.output + repr(result.exception)
     return base, args, queries, docs, result.output
 
@@ -217,14 +232,22 @@ def test_hybrid_beats_its_parts_on_the_slice(slice_run):
     assert metrics["hybrid-linear"]["recall@100"] >= min(metrics["bm25"]["recall@100"], metrics["dense"]["recall@100"])
 
 
+def test_the_default_reaches_the_better_of_bm25_and_dense_on_the_slice(slice_run):
+    """The shipped default (router, multi-query, adaptive fusion) on in-domain data; the other two
+    sets: tests/eval/test_default_retrieval.py (same margin)."""
+    base = slice_run[0]
+    results = json.loads((base / "out" / "report.json").read_text())["results"]
+    metrics = {r["name"]: r["metrics"]["ndcg@10"] for r in results}
+    assert metrics["default"] >= max(metrics["bm25"], metrics["dense"]) - DEFAULT_RETRIEVAL_MARGIN, metrics
+
+
 def test_eval_retrieval_reingest_is_idempotent_and_deterministic(slice_run):
     from click.testing import CliRunner
 
     from cli.main import main
 
     base, args, _, docs, _ = slice_run
-    result = CliRunner().invoke(main, args + ["--configs", "bm25", "--top-k-sweep", "", "--out", str(base / "again")],
-                                env=NO_RERANK)
+    result = CliRunner().invoke(main, args + ["--configs", "bm25", "--top-k-sweep", "", "--out", str(base / "again")])
     assert result.exit_code == 0, result.output + repr(result.exception)
     again = json.loads((base / "again" / "report.json").read_text())
     assert again["dataset"]["ingest"]["unchanged"] == len(docs) and again["dataset"]["ingest"]["new"] == 0

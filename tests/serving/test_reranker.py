@@ -81,6 +81,25 @@ def test_reorders_a_known_case(reranker):
     assert max(range(len(texts)), key=scores.__getitem__) == 2, scores
 
 
+# Two domains the reranker was not trained on: technical documentation and business reports.
+OTHER_DOMAINS = [
+    ("Which epoll flag requests edge-triggered notification?",
+     "epoll(7) > Level-triggered and edge-triggered\nThe epoll event distribution interface is able to behave both "
+     "as edge-triggered (ET) and as level-triggered (LT). Edge-triggered behavior is requested with the EPOLLET flag."),
+    ("How are carbon removal companies bringing their costs down?",
+     "From Science to Scale > Part 3\nThe finalists reduced the cost per tonne of carbon removed by deploying at "
+     "larger scale, sharing infrastructure and buying cheaper low-carbon energy."),
+]
+
+
+@shipped
+@pytest.mark.parametrize("question, relevant", OTHER_DOMAINS, ids=["technical-docs", "business-report"])
+def test_reorders_known_cases_outside_its_training_domain(reranker, question, relevant):
+    texts = DISTRACTORS[:2] + [relevant] + DISTRACTORS[2:] + [RELEVANT]
+    scores = reranker.score(question, texts)
+    assert max(range(len(texts)), key=scores.__getitem__) == 2, scores
+
+
 @shipped
 def test_scores_depend_on_the_pair(reranker):
     """Swapping which claim reads which passage swaps the preference: scores come from the model
