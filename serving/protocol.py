@@ -383,9 +383,9 @@ def check_limits(request: SearchRequest, cfg: StrataConfig) -> None:
         values = getattr(request.filters, name)
         if values and len(values) > limits.max_filter_values:
             raise LimitError(f"filters.{name} has {len(values)} values; the limit is {limits.max_filter_values}")
-    if request.rerank and not cfg.rerank.enabled:
-        raise LimitError("rerank requested but no cross-encoder is configured (rerank.enabled=false; "
-                         "set rerank.model_dir to a trained ONNX cross-encoder)")
+    if request.rerank and not (cfg.rerank.enabled or cfg.answer.enabled):
+        raise LimitError("rerank requested but no cross-encoder is deployed (rerank.enabled = false and "
+                         "answer.enabled = false; turn either on)")
     if isinstance(request, ContextRequest) and request.budget_tokens is not None \
             and request.budget_tokens > 200_000:
         raise LimitError("budget_tokens is limited to 200000")

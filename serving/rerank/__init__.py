@@ -1,4 +1,4 @@
-"""Cross-encoder reranking of the fused candidates (on by default with the shipped ``strata-reranker-minilm-l6``)."""
+"""Cross-encoder reranking of the fused candidates (off by default: `rerank.enabled`; the model also judges adaptive fusion)."""
 
 from serving.rerank.cross_encoder import CrossEncoderReranker
 

@@ -66,7 +66,7 @@ def dbsf(scored: Sequence[Sequence[tuple[str, float]]], *,
 ADAPTIVE_SHARE_RANGE = (0.1, 0.9)
 
 
-def judged_bm25_share(prior: float, bm25_top: float, dense_top: float, *, temperature: float = 2.0) -> float:
+def judged_bm25_share(prior: float, bm25_top: float, dense_top: float, *, temperature: float = 6.0) -> float:
     """BM25's share in linear fusion for one query, from a judge's relevance scores (cross-encoder
     logits) of the two retrievers' best hits: ``sigmoid(logit(prior) + (bm25_top − dense_top) / T)``,
     within :data:`ADAPTIVE_SHARE_RANGE`. The idea is Dynamic Alpha Tuning (Hsu & Tzeng, 2025),
@@ -74,9 +74,9 @@ def judged_bm25_share(prior: float, bm25_top: float, dense_top: float, *, temper
     answer the judge prefers gets the larger share; equal verdicts keep the route's ``prior``.
 
     >>> judged_bm25_share(0.5, 2.0, 2.0), round(judged_bm25_share(0.5, 4.0, -2.0), 3)
-    (0.5, 0.9)
+    (0.5, 0.731)
     >>> round(judged_bm25_share(0.5, -3.0, 1.0), 3), round(judged_bm25_share(0.8, 1.0, 2.0), 3)
-    (0.119, 0.708)
+    (0.339, 0.772)
     """
     low, high = ADAPTIVE_SHARE_RANGE
     prior = min(max(prior, 1e-6), 1 - 1e-6)

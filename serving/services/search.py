@@ -41,8 +41,8 @@ from serving.rerank.text import passage_text
 from serving.retrieval.hybrid import Candidate
 from serving.services.stages import Stages
 
-RERANK_OFF_NOTE = ("cross-encoder reranking is off (rerank.enabled=false, or the request set rerank=false); "
-                   "the shipped reranker is installed by `strata models install`")
+RERANK_OFF_NOTE = ("cross-encoder reranking is off (the default, rerank.enabled = false: the shipped model helps on "
+                   "SciFact-like text and hurts elsewhere), or the request set rerank=false; ask with rerank=true")
 
 
 class NotFound(LookupError):

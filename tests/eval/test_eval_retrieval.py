@@ -124,7 +124,7 @@ def test_runner_maps_hits_to_documents_and_scores_them(tmp_path):
 
 @pytest.mark.parametrize("name", ["bm25", "dense", "hybrid-rrf", "hybrid-linear", "awareness", "default"])
 def test_only_the_rerank_configurations_ask_for_the_cross_encoder(tmp_path, name):
-    """``bm25`` is BM25 whatever ``rerank.enabled`` says (it is on by default)."""
+    """``bm25`` is BM25 whatever ``rerank.enabled`` says (here: on)."""
     cfg = make_config(tmp_path, rerank={"enabled": True})
     request = {**BASE_REQUEST, **STANDARD[name].request}
     assert cfg.rerank.enabled and request["rerank"] is False

@@ -130,7 +130,7 @@ def test_invalid_requests_are_rejected(body):
 
 
 def test_configured_limits():
-    cfg = load_config(rerank={"enabled": False})
+    cfg = load_config(rerank={"enabled": False}, answer={"enabled": False})
     with pytest.raises(LimitError, match="top_k"):
         check_limits(SearchRequest(query="x", top_k=cfg.retrieval.max_top_k + 1), cfg)
     with pytest.raises(LimitError, match="characters"):
@@ -138,3 +138,4 @@ def test_configured_limits():
     with pytest.raises(LimitError, match="cross-encoder"):
         check_limits(SearchRequest(query="x", rerank=True), cfg)
     check_limits(SearchRequest(query="fine"), cfg)
+    check_limits(SearchRequest(query="x", rerank=True), load_config())  # off by default, deployed for answers

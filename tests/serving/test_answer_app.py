@@ -11,6 +11,7 @@ import urllib.request
 
 import pytest
 import requests
+
 from support import METRICS_PORT, sse_events
 
 pytestmark = pytest.mark.timeout(900)
@@ -28,12 +29,19 @@ def _normal(text: str) -> str:
 
 
 def test_defaults_serve_search_context_and_answer(app):
-    """The three endpoints on the unchanged defaults: the reranker runs, the answer is a verbatim,
-    cited sentence of the epoll page that names EPOLLET."""
+    """The three endpoints on the unchanged defaults: adaptive fusion judged by the cross-encoder, no
+    rerank stage unless asked, the answer is a verbatim, cited sentence of the epoll page that names EPOLLET."""
     url, cfg = app
-    assert cfg.rerank.enabled and cfg.answer.writer_kind == "extractive" and cfg.serve.retriever_replicas == 2
+    assert not cfg.rerank.enabled and cfg.answer.writer_kind == "extractive" and cfg.serve.retriever_replicas == 2
     search = requests.post(f"{url}/v1/search", json={"query": ANSWERABLE, "top_k": 5}, timeout=120).json()
-    assert search["route"]["rerank"] is True and "rerank" in search["timings_ms"]
+    assert search["route"]["rerank"] is False and "rerank" not in search["timings_ms"]
+    assert search["route"]["fusion"] == "adaptive" and search["route"]["fusion_note"].startswith("adaptive fusion")
+    judged = requests.post(f"{url}/v1/search", json={"query": "isolate the packages of one project from another"},
+                           timeout=120).json()  # the two retrievers disagree here: the Serve replica's judge decides
+    assert "cross-encoder" in judged["route"]["fusion_note"] and judged["route"]["bm25_weight"] < 0.5, judged["route"]
+    reranked = requests.post(f"{url}/v1/search", json={"query": ANSWERABLE, "top_k": 5, "rerank": True},
+                             timeout=120).json()
+    assert reranked["route"]["rerank"] is True and "rerank" in reranked["timings_ms"]
     assert search["hits"][0]["path"].startswith("man7/epoll"), [h["path"] for h in search["hits"]]
     context = requests.post(f"{url}/v1/context", json={"query": ANSWERABLE}, timeout=120).json()
     assert context["passages"] and context["used_tokens"] <= context["budget_tokens"]
