@@ -10,7 +10,7 @@ BM25 share), distribution-based (DBSF) and reciprocal-rank.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 
 def rrf(rankings: Sequence[Sequence[str]], *, k: int = 60, weights: Sequence[float] | None = None) -> list[tuple[str, float]]:
@@ -23,43 +23,44 @@ def rrf(rankings: Sequence[Sequence[str]], *, k: int = 60, weights: Sequence[flo
     return sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
-def linear(scored: Sequence[Sequence[tuple[str, float]]], *, weights: Sequence[float] | None = None) -> list[tuple[str, float]]:
-    """Weighted sum of min-max normalised scores (an id missing from a ranking scores 0 there)."""
+def _weighted_sum(scored: Sequence[Sequence[tuple[str, float]]], weights: Sequence[float] | None,
+                  score_range: Callable[[list[float]], tuple[float, float]]) -> list[tuple[str, float]]:
+    """Each ranking's scores mapped to [0, 1] by ``score_range(values) → (low, span)`` (clipped; a
+    ranking without spread scores 1), then summed with ``weights``; an id missing from a ranking
+    scores 0 there. Best first."""
     weights = list(weights) if weights is not None else [1.0] * len(scored)
     fused: dict[str, float] = {}
     for ranking, weight in zip(scored, weights):
         if not ranking:
             continue
-        values = [s for _, s in ranking]
-        low, high = min(values), max(values)
-        span = high - low
+        low, span = score_range([s for _, s in ranking])
         for item, score in ranking:
-            norm = (score - low) / span if span > 0 else 1.0
+            norm = min(1.0, max(0.0, (score - low) / span)) if span > 0 else 1.0
             fused[item] = fused.get(item, 0.0) + weight * norm
     return sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+def linear(scored: Sequence[Sequence[tuple[str, float]]], *,
+           weights: Sequence[float] | None = None) -> list[tuple[str, float]]:
+    """Weighted sum of min-max normalised scores (Weaviate's relative score fusion)."""
+    return _weighted_sum(scored, weights, lambda values: (min(values), max(values) - min(values)))
+
+
+def _three_sigma(values: list[float]) -> tuple[float, float]:
+    mean = sum(values) / len(values)
+    std = (sum((v - mean) ** 2 for v in values) / len(values)) ** 0.5
+    return mean - 3 * std, 6 * std
 
 
 def dbsf(scored: Sequence[Sequence[tuple[str, float]]], *,
          weights: Sequence[float] | None = None) -> list[tuple[str, float]]:
     """Distribution-based score fusion (Qdrant): each ranking's scores normalised by its own mean ± 3
-    standard deviations (clipped to [0, 1]), then a weighted sum; an id missing from a ranking scores 0 there.
+    standard deviations (clipped to [0, 1]), then a weighted sum.
 
     >>> [i for i, _ in dbsf([[("a", 9.0), ("b", 3.0), ("c", 2.0)], [("b", 0.9), ("c", 0.8), ("a", 0.1)]])]
     ['b', 'a', 'c']
     """
-    weights = list(weights) if weights is not None else [1.0] * len(scored)
-    fused: dict[str, float] = {}
-    for ranking, weight in zip(scored, weights):
-        if not ranking:
-            continue
-        values = [s for _, s in ranking]
-        mean = sum(values) / len(values)
-        std = (sum((v - mean) ** 2 for v in values) / len(values)) ** 0.5
-        low, span = mean - 3 * std, 6 * std
-        for item, score in ranking:
-            norm = min(1.0, max(0.0, (score - low) / span)) if span > 0 else 1.0
-            fused[item] = fused.get(item, 0.0) + weight * norm
-    return sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))
+    return _weighted_sum(scored, weights, _three_sigma)
 
 
 #: Bounds of the adaptive BM25 share: neither retriever is ever dropped on one verdict.
