@@ -68,6 +68,10 @@ class CrossEncoderJudge:
         self._failed = False
         self._lock = threading.Lock()
 
+    def load(self) -> bool:
+        """Load the model now (a replica does it at start, so the first query does not pay for it)."""
+        return self._model() is not None
+
     def _model(self):
         if self._reranker is None and not self._failed:
             with self._lock:
