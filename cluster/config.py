@@ -158,6 +158,8 @@ class AwarenessConfig(BaseModel):
     parents: bool = Field(True, description="add the enclosing sections' summaries (title path + lead)")
     siblings: bool = Field(True, description="add summaries of sibling sections")
     max_siblings: int = Field(3, ge=0, le=50)
+    summary_tokens: int = Field(32, ge=8, le=1000, description="parent and sibling summaries in a pack: their "
+                                                               "leading sentences within this many tokens")
     budget_tokens: int = Field(2000, ge=64, le=200_000, description="default token budget of a context pack")
     max_targets: int = Field(4, ge=1, le=16, description="sub-questions a multi-target query is split into")
 

@@ -3,12 +3,14 @@ section-tier matches, within a token budget.
 
 Budget policy (documented in the README): each target's best ``min_hits_per_target`` hits are
 seated first (the budget permitting), then further direct hits in rank order up to ``1 -
-expansion_share`` of the budget; then the section tier's best chunks (sections relevant to the
-query whose chunks missed the pack; the chunk the retriever ranked best in the section, else the
-one most similar to the target) and the neighbourhoods of the top hits (``window``: ±n chunks;
-``heading``: ±n within the hit's section; ``section``: the whole section if it fits half the
-budget) take turns, one unit each; parent-section summaries and sibling-section summaries fill
-the rest; leftover room goes back to further direct hits. Every piece records why it is there.
+expansion_share`` of the budget. Then three kinds of unit take turns, one each: the section
+tier's best chunks (sections relevant to the query whose chunks missed the pack; the chunk the
+retriever ranked best in the section, else the one most similar to the target), the neighbourhoods
+of the top hits (``window``: ±n chunks; ``heading``: ±n within the hit's section; ``section``: the
+whole section if it fits half the budget), and the **outline**: the lead (``summary_tokens``) of
+the top hits' parent sections and of their sibling sections that have nothing in the pack yet, the
+siblings closest to the target first. Leftover room goes back to further direct hits. Every piece
+records why it is there.
 
 >>> # AwarenessExpander(view).expand(query, candidates, sections, vectors, ExpansionSettings(...))
 """
@@ -20,6 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from cluster.config import StrataConfig
+from pipelines.chunk.sentences import split_sentences
 from serving.expansion.packing import PackedPassage, Piece, pack
 from serving.index.view import IndexView
 from serving.retrieval.hybrid import Candidate
@@ -37,6 +40,7 @@ class ExpansionSettings:
     parents: bool = True
     siblings: bool = True
     max_siblings: int = 3
+    summary_tokens: int = 32
     expansion_share: float = 0.4
     min_hits_per_target: int = 3
 
@@ -45,6 +49,7 @@ class ExpansionSettings:
         a = cfg.awareness
         values = dict(budget_tokens=a.budget_tokens, top_k=8, mode=a.mode, window=a.window, expand_hits=a.expand_hits,
                       parents=a.parents, siblings=a.siblings, max_siblings=a.max_siblings,
+                      summary_tokens=a.summary_tokens,
                       min_hits_per_target=a.min_hits_per_target)
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)
@@ -60,6 +65,30 @@ class ExpansionResult:
 
 def _summary_tokens(text: str) -> int:
     return max(1, len(text) // 4 + 1)  # summaries are short; ~4 characters per wordpiece
+
+
+def lead_of(summary: str, max_tokens: int) -> str:
+    """The leading sentences of ``summary`` that fit ``max_tokens`` (~4 characters a token); a first
+    sentence longer than that is cut at a word and marked with "…".
+
+    >>> lead_of("Sales rose 4%. Costs fell. Margins widened sharply.", 8)
+    'Sales rose 4%. Costs fell.'
+    >>> lead_of("One very long opening sentence that keeps going on", 5)
+    'One very long…'
+    """
+    room = max_tokens * 4
+    text = " ".join(summary.split())
+    if len(text) <= room:
+        return text
+    cut = 0
+    for _, end in split_sentences(text):
+        if end > room:
+            break
+        cut = end
+    if cut:
+        return text[:cut].rstrip()
+    head = text[:room].rsplit(" ", 1)[0] if " " in text[:room] else text[:room]
+    return head.rstrip(" ,;:") + "…"
 
 
 class _Budget:
@@ -140,15 +169,17 @@ class AwarenessExpander:
         if settings.awareness:
             tier = self._section_tier(sections, vectors, target_texts, budget, len(direct), candidates)
             around_hits = self._neighbourhoods(direct, rows, settings, budget)
-            # the section tier and the hits' neighbourhoods share the room, one unit each in turn
-            for key, piece in _interleave(tier, around_hits):
+            outline = self._summaries(direct, rows, vectors, target_texts, settings, budget)
+            # the section tier, the hits' neighbourhoods and the outline share the room, one unit each in turn
+            for key, piece in _interleave(tier, around_hits, outline):
+                if piece.ordinal < 0 and piece.section_id in {p.section_id for p in budget.pieces.values()}:
+                    continue  # a summary of a section the pack already quotes
                 if budget.add(key, piece):
-                    counts["section_tier" if piece.reasons[0]["kind"] == "section_tier" else "neighbour"] += 1
+                    counts[piece.reasons[0]["kind"] if piece.reasons[0]["kind"] != "section" else "neighbour"] += 1
             seeds = [(key, piece) for key, piece in tier if budget.has(key)]
             for key, piece in self._seed_neighbourhoods(seeds, settings, budget):
                 if budget.add(key, piece):
                     counts["neighbour"] += 1
-            self._summaries(direct, rows, settings, budget, counts)
         else:
             for key, piece in self._neighbourhoods(direct, rows, settings, budget):
                 if budget.add(key, piece):
@@ -241,37 +272,54 @@ class AwarenessExpander:
         return around
 
     # -- parent and sibling summaries -----------------------------------------------------------------
-    def _summaries(self, direct: list[Candidate], rows: dict[str, dict], settings: ExpansionSettings,
-                   budget: _Budget, counts) -> None:
+    def _summaries(self, direct: list[Candidate], rows: dict[str, dict], vectors: dict[str, np.ndarray],
+                   target_texts: dict[str, str], settings: ExpansionSettings, budget: _Budget) -> list[tuple[str, Piece]]:
+        """The outline units: short lead summaries (``summary_tokens``) of the top hits' parent sections
+        and of their sibling sections that have nothing in the pack yet, the siblings closest to the
+        hit's target first (by their chunks' centroid; without a vector, nearest in the document)."""
         if not (settings.parents or settings.siblings):
-            return
-        hit_rows = [rows[c.chunk_id] for c in direct[: settings.expand_hits] if budget.has(c.chunk_id)]
+            return []
+        hits = [c for c in direct[: settings.expand_hits] if budget.has(c.chunk_id)]
+        hit_rows = [rows[c.chunk_id] for c in hits]
         sections = self.view.sections_by_id(r["section_id"] for r in hit_rows)
         parents = self.view.sections_by_id(s["parent_id"] for s in sections.values() if s["parent_id"])
+        siblings_of: dict[str, list[dict]] = {}
+        if settings.siblings and settings.max_siblings:
+            for row in self.view.children_of(parents, with_vectors=True):
+                siblings_of.setdefault(row["parent_id"], []).append(row)
+        covered = {p.section_id for p in budget.pieces.values()}
         in_pack = {p.text for p in budget.pieces.values()}
+        units: list[tuple[str, Piece]] = []
+        chosen: set[str] = set()
 
-        def add_summary(section: dict, kind: str, of: str, priority: int, score: float) -> None:
-            summary = section["summary"] or ""
-            if not section["parent_id"] or not summary.strip() or summary in in_pack:
+        def add_summary(section: dict, kind: str, of: str, priority: int) -> None:
+            summary = lead_of(section["summary"] or "", settings.summary_tokens)
+            if (not section["parent_id"] or not summary.strip() or summary in in_pack
+                    or section["section_id"] in chosen):
                 return
             text = f"[{section['path_str']}] {summary}"
-            piece = Piece(section["doc_id"], section["section_id"], -1, section["start"], section["start"], text,
-                          _summary_tokens(text), [], [{"kind": kind, "of": of, "target": None, "score": None}],
-                          score, priority, {"section_path": section["path_str"]})
-            if budget.add(f"summary:{section['section_id']}", piece):
-                counts[kind] += 1
-                in_pack.add(summary)
+            units.append((f"summary:{section['section_id']}", Piece(
+                section["doc_id"], section["section_id"], -1, section["start"], section["start"], text,
+                _summary_tokens(text), [], [{"kind": kind, "of": of, "target": None, "score": None}],
+                0.0, priority, {"section_path": section["path_str"]})))
+            chosen.add(section["section_id"])
 
-        for rank, row in enumerate(hit_rows):
+        for rank, (hit, row) in enumerate(zip(hits, hit_rows)):
             section = sections.get(row["section_id"])
             if section is None or not section["parent_id"]:
                 continue
             parent = parents.get(section["parent_id"])
             if settings.parents and parent is not None:
-                add_summary(parent, "parent", section["section_id"], rank, 0.0)
-            if settings.siblings and settings.max_siblings:
-                siblings = [s for s in self.view.children_of([section["parent_id"]])
-                            if s["section_id"] != section["section_id"]]
+                add_summary(parent, "parent", section["section_id"], rank)
+            siblings = [s for s in siblings_of.get(section["parent_id"], [])
+                        if s["section_id"] not in covered and s["section_id"] not in chosen]
+            vector = vectors.get(target_texts.get(hit.target or "", ""))
+            if vector is not None:
+                similarity = {s["section_id"]: float(np.dot(np.asarray(s["centroid"], np.float32), vector))
+                              for s in siblings if s["centroid"] is not None}
+                siblings.sort(key=lambda s: (-similarity.get(s["section_id"], -2.0), abs(s["ordinal"] - section["ordinal"])))
+            else:
                 siblings.sort(key=lambda s: abs(s["ordinal"] - section["ordinal"]))
-                for sibling in siblings[: settings.max_siblings]:
-                    add_summary(sibling, "sibling", section["section_id"], rank, 0.0)
+            for sibling in siblings[: settings.max_siblings]:
+                add_summary(sibling, "sibling", section["section_id"], rank)
+        return units

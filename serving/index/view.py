@@ -122,11 +122,14 @@ class IndexView:
         rows = self._rows(SECTIONS, columns or SECTION_COLUMNS, sql_in("doc_id", ids))
         return sorted(rows, key=lambda r: (r["doc_id"], r["ordinal"]))
 
-    def children_of(self, section_ids: Iterable[str]) -> list[dict]:
+    def children_of(self, section_ids: Iterable[str], *, with_vectors: bool = False) -> list[dict]:
+        """The sections whose parent is one of ``section_ids``, in document order; ``with_vectors`` adds
+        each one's ``centroid`` (the normalised mean of its own chunks' vectors)."""
         ids = list(dict.fromkeys(section_ids))
         if not ids:
             return []
-        return sorted(self._rows(SECTIONS, SECTION_COLUMNS, sql_in("parent_id", ids)), key=lambda r: r["ordinal"])
+        columns = SECTION_COLUMNS + (["centroid"] if with_vectors else [])
+        return sorted(self._rows(SECTIONS, columns, sql_in("parent_id", ids)), key=lambda r: r["ordinal"])
 
     def section_text(self, section_id: str) -> str:
         rows = self._rows(SECTIONS, ["text"], sql_in("section_id", [section_id]))
