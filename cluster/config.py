@@ -104,6 +104,8 @@ class IngestConfig(BaseModel):
     embed_actor_gpus: float = Field(0.0, ge=0, description="GPUs per embedding actor (CUDA provider when > 0)")
     parse_task_cpus: float = Field(0.25, gt=0)
     writer_batch_rows: int = Field(4096, ge=1, description="chunk rows per LanceDB commit")
+    embed_cache: bool = Field(True, description="reuse vectors stored in the index's embed_cache table, keyed by "
+                                                "(embedder fingerprint, text hash); embed only the misses")
     progress: bool = True
 
 

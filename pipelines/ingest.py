@@ -15,6 +15,7 @@ from cluster.config import StrataConfig
 from cluster.models.registry import resolve_embedder
 from cluster.runtime import init_ray
 from cluster.store.bm25 import Bm25Index
+from cluster.store.embed_cache import EmbeddingCache
 from cluster.store.journal import IngestJournal
 from cluster.store.lance_store import LanceStore
 from cluster.store.schema import CHUNKS, DOCUMENTS, SECTIONS
@@ -47,8 +48,9 @@ def run_ingest(cfg: StrataConfig, path: str | Path, *, source: str | None = None
     from cluster.telemetry.metrics import ingest_metrics
 
     metrics = ingest_metrics()
+    cache = EmbeddingCache.open(cfg.storage, dim=store.dim, create=True) if cfg.ingest.embed_cache else None
     sink = IndexSink(store, bm25, IngestJournal(cfg.storage.journal_path), known=store.known_documents(),
-                     batch_rows=cfg.ingest.writer_batch_rows)
+                     batch_rows=cfg.ingest.writer_batch_rows, cache=cache, fingerprint=resolved.manifest.fingerprint)
     try:
         with span("ingest", path=str(path)):
             report.recovered = sink.recover()
@@ -78,12 +80,18 @@ def run_ingest(cfg: StrataConfig, path: str | Path, *, source: str | None = None
             c = sink.counts
             report.new, report.updated, report.unchanged = c.new, c.updated, report.unchanged + c.unchanged
             report.chunks, report.sections, report.tokens, report.commits = c.chunks, c.sections, c.tokens, c.commits
+            report.cache_hits, report.cache_misses = c.cache_hits, c.cache_misses
+            for result, n in (("hit", c.cache_hits), ("miss", c.cache_misses)):
+                if n:
+                    metrics.embed_cache.inc(n, tags={"result": result})
             report.failed += c.failed
             for path_, reason, _ in c.failed:
                 metrics.failures.inc(tags={"reason": reason})
             if c.commits or report.deleted or report.recovered:
                 with span("ingest.index"):
                     report.index_actions = store.maintain(cfg.index)
+                    if cache is not None:
+                        cache.maintain(cleanup_older_than_hours=cfg.index.cleanup_older_than_hours)
             report.totals = record_table_stats(store)
     finally:
         sink.bm25.close_writer()
@@ -145,7 +153,8 @@ def _run_pipeline(cfg: StrataConfig, items: list[dict], sink: IndexSink, report:
         EmbedDocuments, batch_format="pyarrow", batch_size=ingest.embed_batch_docs,
         compute=ray.data.ActorPoolStrategy(size=ingest.embed_actors), num_cpus=ingest.embed_actor_cpus,
         num_gpus=gpus or None,
-        fn_constructor_kwargs={"models_json": models_json, "embedder_json": cfg.embedder.model_dump_json()},
+        fn_constructor_kwargs={"models_json": models_json, "embedder_json": cfg.embedder.model_dump_json(),
+                               "storage_json": cfg.storage.model_dump_json() if ingest.embed_cache else None},
     )
     progress = IngestProgress(len(items), enabled=ingest.progress)
     try:

@@ -34,6 +34,11 @@ PARSED_SCHEMA = pa.schema([
 
 
 def embedded_schema(dim: int) -> pa.Schema:
+    """The parsed record plus vectors, and what the embedding cache needs: per row, the texts it was
+    the first in its batch to use that were served from the cache (``cache_hits``) or embedded
+    (``cache_misses``), and the misses' keys and vectors for the writer to store."""
     vectors = pa.list_(pa.list_(pa.float32(), dim))
     return (PARSED_SCHEMA.append(pa.field("chunk_vectors", vectors)).append(pa.field("section_vectors", vectors))
-            .append(pa.field("section_centroids", vectors)))
+            .append(pa.field("section_centroids", vectors)).append(pa.field("cache_hits", pa.int32()))
+            .append(pa.field("cache_misses", pa.int32())).append(pa.field("new_cache_keys", pa.list_(pa.string())))
+            .append(pa.field("new_cache_vectors", vectors)))

@@ -22,10 +22,18 @@ class IngestReport:
     chunks: int = 0
     tokens: int = 0
     commits: int = 0
+    cache_hits: int = 0
+    cache_misses: int = 0
     failed: list[tuple[str, str, str]] = field(default_factory=list)
     elapsed_s: float = 0.0
     index_actions: dict[str, str] = field(default_factory=dict)
     totals: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def cache_hit_rate(self) -> float:
+        """Share of the distinct texts to embed whose vectors came from the embedding cache."""
+        total = self.cache_hits + self.cache_misses
+        return self.cache_hits / total if total else 0.0
 
     @property
     def tokens_per_s(self) -> float:
@@ -41,6 +49,9 @@ class IngestReport:
             f"Wrote {self.sections} sections, {self.chunks} chunks, {self.tokens} tokens in {self.commits} commits; "
             f"{self.elapsed_s:.1f}s ({self.tokens_per_s:,.0f} tokens/s)",
         ]
+        if self.cache_hits or self.cache_misses:
+            lines.append(f"Embedding cache: {self.cache_hits} of {self.cache_hits + self.cache_misses} texts reused "
+                         f"({self.cache_hit_rate:.0%}), {self.cache_misses} embedded")
         if self.totals:
             lines.append("Index now holds: " + ", ".join(f"{v} {k}" for k, v in self.totals.items()))
         if self.recovered:
@@ -60,7 +71,8 @@ class IngestReport:
         return {
             "files_seen": self.files_seen, "new": self.new, "updated": self.updated, "unchanged": self.unchanged,
             "deleted": self.deleted, "recovered": self.recovered, "sections": self.sections, "chunks": self.chunks,
-            "tokens": self.tokens, "commits": self.commits, "elapsed_s": self.elapsed_s,
+            "tokens": self.tokens, "commits": self.commits,
+            "cache_hits": self.cache_hits, "cache_misses": self.cache_misses, "cache_hit_rate": self.cache_hit_rate, "elapsed_s": self.elapsed_s,
             "tokens_per_s": self.tokens_per_s, "index_actions": self.index_actions, "totals": self.totals,
             "failed": [{"path": p, "reason": r, "detail": d} for p, r, d in self.failed],
         }

@@ -25,6 +25,7 @@ class IngestMetrics:
     sections: Counter
     tokens: Counter
     failures: Counter
+    embed_cache: Counter
     stage_seconds: Histogram
     writer_batch_rows: Histogram
     fragments: Gauge
@@ -42,6 +43,8 @@ def ingest_metrics() -> IngestMetrics:
         sections=Counter("strata_ingest_sections_total", "Sections written to the index"),
         tokens=Counter("strata_ingest_tokens_total", "Embedder tokens of chunks written to the index"),
         failures=Counter("strata_ingest_failures_total", "Files skipped or failed, by reason", tag_keys=("reason",)),
+        embed_cache=Counter("strata_ingest_embed_cache_total", "Distinct texts to embed, served from the embedding "
+                            "cache (hit) or embedded (miss)", tag_keys=("result",)),
         stage_seconds=Histogram("strata_ingest_stage_seconds", "Latency of one pipeline stage call",
                                 boundaries=LATENCY_BOUNDARIES_S, tag_keys=("stage",)),
         writer_batch_rows=Histogram("strata_writer_batch_rows", "Chunk rows per single-writer commit",

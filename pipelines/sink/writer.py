@@ -1,7 +1,8 @@
 """The single writer of an index: buffers embedded documents, commits them in large batches.
 
 Commit order per batch makes every crash recoverable: journal (doc ids) → delete previous
-versions of changed documents → add chunks and sections (LanceDB) → add to BM25 and commit →
+versions of changed documents → add chunks and sections (LanceDB) → append the newly embedded
+texts' vectors to the embedding cache (``embed_cache``) → add to BM25 and commit →
 upsert ``documents`` rows (a document row marks the document complete) → clear the journal.
 :meth:`IndexSink.recover` undoes a torn batch by deleting the journaled documents everywhere.
 
@@ -20,6 +21,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from cluster.store.bm25 import Bm25Index
+from cluster.store.embed_cache import EmbeddingCache
 from cluster.store.journal import IngestJournal
 from cluster.store.lance_store import LanceStore
 from cluster.store.schema import CHUNKS, DOCUMENTS_SCHEMA, SECTIONS, chunks_schema, sections_schema
@@ -37,14 +39,19 @@ class SinkCounts:
     sections: int = 0
     tokens: int = 0
     commits: int = 0
+    cache_hits: int = 0
+    cache_misses: int = 0
 
 
 class IndexSink:
     """Single writer of the LanceDB tables and the BM25 index (see module docstring)."""
 
     def __init__(self, store: LanceStore, bm25: Bm25Index, journal: IngestJournal, *,
-                 known: dict[str, tuple[int, int, str]], batch_rows: int) -> None:
+                 known: dict[str, tuple[int, int, str]], batch_rows: int,
+                 cache: EmbeddingCache | None = None, fingerprint: str = "") -> None:
         self.store = store
+        self.cache = cache
+        self.fingerprint = fingerprint
         self.bm25 = bm25
         self.journal = journal
         self.known = known
@@ -80,6 +87,8 @@ class IndexSink:
         chunks = int(pc.sum(pc.list_value_length(ok.column("chunks"))).as_py() or 0) if ok.num_rows else 0
         tokens = int(pc.sum(ok.column("n_tokens")).as_py() or 0) if ok.num_rows else 0
         if ok.num_rows:
+            self.counts.cache_hits += int(pc.sum(ok.column("cache_hits")).as_py() or 0)
+            self.counts.cache_misses += int(pc.sum(ok.column("cache_misses")).as_py() or 0)
             self._buffer.append(ok)
             self._buffered_chunks += chunks
             if self._buffered_chunks >= self.batch_rows:
@@ -118,6 +127,9 @@ class IndexSink:
                 self.bm25.delete_documents(changed)
             self.store.add(CHUNKS, chunk_table)
             self.store.add(SECTIONS, section_table)
+            if self.cache is not None:
+                self.cache.add(self.fingerprint, pc.list_flatten(docs.column("new_cache_keys")),
+                               pc.list_flatten(docs.column("new_cache_vectors")))
             self.bm25.add_chunks(chunk_table.select(
                 ["chunk_id", "doc_id", "title", "section_path", "section_facet", "text"]).to_pylist())
             self.bm25.commit()

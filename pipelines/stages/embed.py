@@ -2,7 +2,9 @@
 
 Each actor loads the embedder once (fastembed/onnxruntime; the CUDA provider when a GPU is
 visible and granted). Identical texts in a batch are embedded once (a one-chunk section's
-summary is that chunk).
+summary is that chunk), and texts whose vectors the index's embedding cache already holds
+(:mod:`cluster.store.embed_cache`) are not embedded at all: only the misses are, and they travel
+on to the single writer, which stores them.
 
 >>> # ds.map_batches(EmbedDocuments, fn_constructor_kwargs=..., compute=ActorPoolStrategy(size=1))
 """
@@ -14,8 +16,9 @@ import time
 import numpy as np
 import pyarrow as pa
 
-from cluster.config import EmbedderConfig, ModelsConfig
+from cluster.config import EmbedderConfig, ModelsConfig, StorageConfig
 from cluster.models.embedder import Embedder
+from cluster.store.embed_cache import EmbeddingCache, text_key
 from cluster.models.registry import resolve_embedder
 from cluster.telemetry.tracing import span
 from pipelines.records import STATUS_OK, embedded_schema
@@ -24,10 +27,14 @@ from pipelines.records import STATUS_OK, embedded_schema
 class EmbedDocuments:
     """Callable class for ``Dataset.map_batches`` (one instance per actor)."""
 
-    def __init__(self, models_json: str, embedder_json: str) -> None:
+    def __init__(self, models_json: str, embedder_json: str, storage_json: str | None = None) -> None:
+        """``storage_json``: the index's storage settings, to read its embedding cache (None: no cache)."""
         resolved = resolve_embedder(ModelsConfig.model_validate_json(models_json))
         self.embedder = Embedder.load(resolved, EmbedderConfig.model_validate_json(embedder_json))
+        self.fingerprint = resolved.manifest.fingerprint
         self.schema = embedded_schema(self.embedder.dim)
+        self.cache = (EmbeddingCache.open(StorageConfig.model_validate_json(storage_json), dim=self.embedder.dim)
+                      if storage_json else None)
 
     def __call__(self, batch: pa.Table) -> pa.Table:
         from cluster.telemetry.metrics import ingest_metrics
@@ -37,28 +44,52 @@ class EmbedDocuments:
         chunks = batch.column("chunks").to_pylist()
         sections = batch.column("sections").to_pylist()
         texts: list[str] = []
+        first_row: list[int] = []  # the row that first used each text (cache counts are charged to it)
         index: dict[str, int] = {}
 
-        def slot(text: str) -> int:
+        def slot(text: str, row: int) -> int:
             if text not in index:
                 index[text] = len(texts)
                 texts.append(text)
+                first_row.append(row)
             return index[text]
 
-        chunk_slots = [[slot(c["embed_text"]) for c in cs] if st == STATUS_OK else [] for st, cs in zip(statuses, chunks)]
-        section_slots = [[slot(s["summary_embed_text"]) for s in ss] if st == STATUS_OK else []
-                         for st, ss in zip(statuses, sections)]
-        with span("ingest.embed", texts=len(texts), device=self.embedder.device):
-            vectors = self.embedder.embed(texts) if texts else np.zeros((0, self.embedder.dim), np.float32)
+        chunk_slots = [[slot(c["embed_text"], r) for c in cs] if st == STATUS_OK else []
+                       for r, (st, cs) in enumerate(zip(statuses, chunks))]
+        section_slots = [[slot(s["summary_embed_text"], r) for s in ss] if st == STATUS_OK else []
+                         for r, (st, ss) in enumerate(zip(statuses, sections))]
+        keys = [text_key(t) for t in texts]
+        dim = self.embedder.dim
+        vectors = np.zeros((len(texts), dim), np.float32)
+        cached = self.cache.lookup(self.fingerprint, keys) if self.cache is not None and texts else {}
+        for i, key in enumerate(keys):
+            if key in cached:
+                vectors[i] = cached[key]
+        missing = [i for i, key in enumerate(keys) if key not in cached]
+        with span("ingest.embed", texts=len(missing), cached=len(texts) - len(missing), device=self.embedder.device):
+            if missing:
+                vectors[missing] = self.embedder.embed([texts[i] for i in missing])
         chunk_vectors = [vectors[s] for s in chunk_slots]
         section_vectors = [vectors[s] for s in section_slots]
         centroids = [section_centroids(cv, sv, [c["section_id"] for c in cs], [s["section_id"] for s in ss])
                      if st == STATUS_OK else sv for st, cv, sv, cs, ss in
                      zip(statuses, chunk_vectors, section_vectors, chunks, sections)]
-        dim = self.embedder.dim
+        hits = np.zeros(batch.num_rows, np.int32)
+        new_slots: list[list[int]] = [[] for _ in range(batch.num_rows)]
+        for i, row in enumerate(first_row):
+            if keys[i] in cached:
+                hits[row] += 1
+            else:
+                new_slots[row].append(i)
+        misses = np.asarray([len(s) for s in new_slots], np.int32)
         out = (batch.append_column("chunk_vectors", vector_lists(chunk_vectors, dim))
                .append_column("section_vectors", vector_lists(section_vectors, dim))
-               .append_column("section_centroids", vector_lists(centroids, dim)))
+               .append_column("section_centroids", vector_lists(centroids, dim))
+               .append_column("cache_hits", pa.array(hits, pa.int32()))
+               .append_column("cache_misses", pa.array(misses, pa.int32()))
+               .append_column("new_cache_keys", pa.array([[keys[i] for i in s] for s in new_slots],
+                                                         pa.list_(pa.string())))
+               .append_column("new_cache_vectors", vector_lists([vectors[s] for s in new_slots], dim)))
         ingest_metrics().stage_seconds.observe(time.perf_counter() - started, tags={"stage": "embed"})
         return out.cast(self.schema)
 
