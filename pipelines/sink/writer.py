@@ -41,6 +41,13 @@ class SinkCounts:
     commits: int = 0
     cache_hits: int = 0
     cache_misses: int = 0
+    seconds: dict[str, float] = field(default_factory=dict)  # writer time by part: flatten, lance, cache, bm25, documents
+
+    def timed(self, part: str, started: float) -> float:
+        """Add the time since ``started`` to ``part``; returns now (the next part's start)."""
+        now = time.perf_counter()
+        self.seconds[part] = self.seconds.get(part, 0.0) + now - started
+        return now
 
 
 class IndexSink:
@@ -115,26 +122,33 @@ class IndexSink:
         """One atomic-by-journal commit of whole documents (see module docstring for the order)."""
         from cluster.telemetry.metrics import ingest_metrics
 
-        started = time.perf_counter()
+        started = t = time.perf_counter()
+        c = self.counts
         doc_ids = docs.column("doc_id").to_pylist()
         changed = [d for d in doc_ids if d in self.known]
-        chunk_table = self._flatten_chunks(docs)
-        section_table = self._flatten_sections(docs)
+        chunk_table = flatten_chunks(docs, self.store.dim)
+        section_table = flatten_sections(docs, self.store.dim)
+        t = c.timed("flatten", t)
         with span("ingest.write", documents=len(doc_ids), chunks=chunk_table.num_rows):
             self.journal.begin(doc_ids)
             if changed:
                 self.store.delete_documents(changed)
                 self.bm25.delete_documents(changed)
+            t = c.timed("delete", t)
             self.store.add(CHUNKS, chunk_table)
             self.store.add(SECTIONS, section_table)
+            t = c.timed("lance", t)
             if self.cache is not None:
                 self.cache.add(self.fingerprint, pc.list_flatten(docs.column("new_cache_keys")),
                                pc.list_flatten(docs.column("new_cache_vectors")))
+            t = c.timed("cache", t)
             self.bm25.add_chunks(chunk_table.select(
                 ["chunk_id", "doc_id", "title", "section_path", "section_facet", "text"]).to_pylist())
             self.bm25.commit()
+            t = c.timed("bm25", t)
             self.store.upsert_documents(self._document_rows(docs))
             self.journal.commit()
+            c.timed("documents", t)
         for doc_id, content_hash, n_bytes, mtime in zip(doc_ids, docs.column("content_hash").to_pylist(),
                                                         docs.column("n_bytes").to_pylist(),
                                                         docs.column("mtime_ns").to_pylist()):
@@ -156,30 +170,6 @@ class IndexSink:
         self.flush()
         self.bm25.close_writer()
 
-    # -- flattening ----------------------------------------------------------------------------
-    def _repeat(self, docs: pa.Table, list_column: str, names: list[str]) -> dict[str, pa.Array]:
-        parents = pc.list_parent_indices(docs.column(list_column))
-        return {name: pc.take(docs.column(name), parents) for name in names}
-
-    def _flatten_chunks(self, docs: pa.Table) -> pa.Table:
-        flat = pc.list_flatten(docs.column("chunks")).combine_chunks()
-        cols = {name: flat.field(name) for name in
-                ("chunk_id", "section_id", "section_path", "section_facet", "ordinal", "start", "end", "n_tokens",
-                 "content_hash", "text")}
-        cols.update(self._repeat(docs, "chunks", ["doc_id", "title", "source", "path"]))
-        cols["vector"] = pc.list_flatten(docs.column("chunk_vectors"))
-        schema = chunks_schema(self.store.dim)
-        return pa.table({f.name: cols[f.name] for f in schema}, schema=schema)
-
-    def _flatten_sections(self, docs: pa.Table) -> pa.Table:
-        flat = pc.list_flatten(docs.column("sections")).combine_chunks()
-        schema = sections_schema(self.store.dim)
-        cols = {name: flat.field(name) for name in schema.names if name not in ("doc_id", "vector", "centroid")}
-        cols.update(self._repeat(docs, "sections", ["doc_id"]))
-        cols["vector"] = pc.list_flatten(docs.column("section_vectors"))
-        cols["centroid"] = pc.list_flatten(docs.column("section_centroids"))
-        return pa.table({f.name: cols[f.name] for f in schema}, schema=schema)
-
     def _document_rows(self, docs: pa.Table) -> pa.Table:
         now = datetime.now(timezone.utc)
         data = {name: docs.column(name) for name in
@@ -188,3 +178,32 @@ class IndexSink:
         data["n_chunks"] = pc.list_value_length(docs.column("chunks"))
         data["ingested_at"] = pa.array([now] * docs.num_rows, pa.timestamp("us", tz="UTC"))
         return pa.table({f.name: data[f.name] for f in DOCUMENTS_SCHEMA}, schema=DOCUMENTS_SCHEMA)
+
+
+# -- flattening: embedded document records → table rows ------------------------------------------
+def _repeat(docs: pa.Table, list_column: str, names: list[str]) -> dict[str, pa.Array]:
+    parents = pc.list_parent_indices(docs.column(list_column))
+    return {name: pc.take(docs.column(name), parents) for name in names}
+
+
+def flatten_chunks(docs: pa.Table, dim: int) -> pa.Table:
+    """The ``chunks`` table rows of embedded document records (:func:`pipelines.records.embedded_schema`)."""
+    flat = pc.list_flatten(docs.column("chunks")).combine_chunks()
+    cols = {name: flat.field(name) for name in
+            ("chunk_id", "section_id", "section_path", "section_facet", "ordinal", "start", "end", "n_tokens",
+             "content_hash", "text")}
+    cols.update(_repeat(docs, "chunks", ["doc_id", "title", "source", "path"]))
+    cols["vector"] = pc.list_flatten(docs.column("chunk_vectors"))
+    schema = chunks_schema(dim)
+    return pa.table({f.name: cols[f.name] for f in schema}, schema=schema)
+
+
+def flatten_sections(docs: pa.Table, dim: int) -> pa.Table:
+    """The ``sections`` table rows of embedded document records."""
+    flat = pc.list_flatten(docs.column("sections")).combine_chunks()
+    schema = sections_schema(dim)
+    cols = {name: flat.field(name) for name in schema.names if name not in ("doc_id", "vector", "centroid")}
+    cols.update(_repeat(docs, "sections", ["doc_id"]))
+    cols["vector"] = pc.list_flatten(docs.column("section_vectors"))
+    cols["centroid"] = pc.list_flatten(docs.column("section_centroids"))
+    return pa.table({f.name: cols[f.name] for f in schema}, schema=schema)
