@@ -38,11 +38,18 @@ def reranker_group() -> None:
 @click.option("--max-queries", type=click.IntRange(1), default=None, help="only the first N judged queries (smoke runs)")
 @click.option("--work-dir", type=click.Path(file_okay=False), default=None,
               help="mined candidates + fp32 export (default: <data_dir>/reranker-train/<name>)")
+@click.option("--weak-set", "weak_sets", multiple=True, type=click.Path(exists=True, file_okay=False),
+              help="also train on a weak-supervision set (`strata reranker weak-set`); repeatable")
+@click.option("--weak-data-dir", type=click.Path(file_okay=False), default=None,
+              help="index of the weak sets (default: <work-dir>/weak-index; ingested if needed)")
+@click.option("--weak-max-queries", type=click.IntRange(1), default=None,
+              help="at most N queries of each weak set (a seeded hash sample)")
 @click.pass_context
 def reranker_train(ctx: click.Context, beir_dir: str, split: str, exclude_queries: str | None, out_dir: str | None,
                    name: str, epochs: int, negatives: int, negative_depth: int, max_length: int, lr: float, seed: int,
                    threads: int, validation_fraction: float, top_ns: tuple[int, ...], max_queries: int | None,
-                   work_dir: str | None) -> None:
+                   work_dir: str | None, weak_sets: tuple[str, ...], weak_data_dir: str | None,
+                   weak_max_queries: int | None) -> None:
     """Fine-tune a cross-encoder from all-MiniLM-L6-v2 on BEIR judgments with hard negatives mined by
     the hybrid retriever over the index at storage.data_dir; export int8 ONNX + model card."""
     from offline.reranker.job import TrainJob, run_training_job
@@ -55,13 +62,39 @@ def reranker_train(ctx: click.Context, beir_dir: str, split: str, exclude_querie
         settings=TrainSettings(epochs=epochs, negatives=negatives, negative_depth=negative_depth, max_length=max_length,
                                lr=lr, seed=seed, threads=threads),
         validation_fraction=validation_fraction, top_ns=top_ns or (cfg.rerank.top_n,), max_queries=max_queries,
-        work_dir=Path(work_dir) if work_dir else None, name=name, command="strata " + " ".join(sys.argv[1:]))
+        work_dir=Path(work_dir) if work_dir else None, name=name, command="strata " + " ".join(sys.argv[1:]),
+        weak_sets=tuple(Path(w) for w in weak_sets), weak_data_dir=Path(weak_data_dir) if weak_data_dir else None,
+        weak_max_queries=weak_max_queries)
     record = run_training_job(cfg, job, log=click.echo)
     chosen = (record.get("validation") or {}).get("chosen")
     if chosen:
         click.echo(f"validation nDCG@10 {record['validation']['baseline']['ndcg@10']:.4f} → "
                    f"{chosen['metrics']['ndcg@10']:.4f} with rerank.top_n={chosen['top_n']} rerank.weight={chosen['weight']}")
     click.echo(f"model: {job.out_dir} (use: rerank.model_dir = \"{job.out_dir}\", rerank.enabled = true)")
+
+
+@reranker_group.command("weak-set")
+@click.argument("trees", nargs=-1, required=True)
+@click.option("--unpacked", type=click.Path(exists=True, file_okay=False), required=True,
+              help="folder the Debian doc packages were unpacked into (dpkg-deb -x NAME_*.deb FOLDER)")
+@click.option("--out", type=click.Path(file_okay=False), required=True, help="the BEIR directory to write")
+@click.option("--files", type=click.IntRange(2), default=110, show_default=True, help="files sampled per tree")
+@click.option("--heading-queries", type=click.IntRange(0), default=350, show_default=True)
+@click.option("--ict-queries", type=click.IntRange(0), default=350, show_default=True)
+def reranker_weak_set(trees: tuple[str, ...], unpacked: str, out: str, files: int, heading_queries: int,
+                      ict_queries: int) -> None:
+    """Build a weak-supervision set (heading → section body, inverse cloze) from Debian documentation
+    TREES (e.g. python3.11-doc postgresql-doc-15); never from an evaluation corpus."""
+    import json
+
+    from offline.reranker.weak import KNOWN_TREES, build_weak_set, known_tree
+
+    unknown = [t for t in trees if t not in KNOWN_TREES]
+    if unknown:
+        raise click.BadParameter(f"unknown trees {unknown}; known: {sorted(KNOWN_TREES)}")
+    record = build_weak_set([known_tree(t, Path(unpacked)) for t in trees], Path(out), files=files,
+                            heading_queries=heading_queries, ict_queries=ict_queries)
+    click.echo(json.dumps({k: v for k, v in record.items() if k != "sources"}, indent=2))
 
 
 @reranker_group.command("evaluate")

