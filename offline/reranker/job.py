@@ -143,10 +143,13 @@ def weak_source_lists(cfg: StrataConfig, job: TrainJob, work: Path, *, log: Log 
         ds = load_beir(weak, split="train")
         corpus_dir = data_dir / "beir" / source / "corpus"
         write_corpus_files(ds.corpus, corpus_dir)
-        summary = ingest_corpus(wcfg, corpus_dir, source)
+        try:
+            summary = ingest_corpus(wcfg, corpus_dir, source)
+            note = f"ingest {summary['new']} new, {summary['unchanged']} unchanged ({summary['elapsed_s']}s)"
+        except RuntimeError as exc:  # e.g. a paragraph that parses to nothing: it is never a candidate either
+            note = f"ingest left files out: {str(exc).splitlines()[0][:200]}"
         if log:
-            log(f"weak set {source}: {len(ds.corpus)} documents, ingest {summary['new']} new, "
-                f"{summary['unchanged']} unchanged ({summary['elapsed_s']}s)")
+            log(f"weak set {source}: {len(ds.corpus)} documents, {note}")
         ids = [q for q in judged_queries(ds.qrels) if q in ds.queries]
         if job.weak_max_queries is not None:
             ids = sorted(ids, key=lambda q: hashlib.sha1(f"{job.validation_seed}\x1f{q}".encode()).hexdigest())
@@ -225,7 +228,8 @@ def run_training_job(cfg: StrataConfig, job: TrainJob, *, log: Log | None = None
 
     checkpoint = work / "checkpoint.pt"
     history = train_cross_encoder(model, tokenizer, train_lists, settings,
-                                  on_epoch=on_epoch if val_lists else None, log=say, checkpoint=checkpoint)
+                                  on_epoch=on_epoch if val_lists and settings.epochs > 1 else None, log=say,
+                                  checkpoint=checkpoint)  # one epoch: nothing to select, the int8 grid below validates
 
     out = Path(job.out_dir).expanduser()
     staging = out.with_name(out.name + ".partial")
