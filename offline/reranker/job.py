@@ -152,7 +152,8 @@ def weak_source_lists(cfg: StrataConfig, job: TrainJob, work: Path, *, log: Log 
             log(f"weak set {source}: {len(ds.corpus)} documents, {note}")
         ids = [q for q in judged_queries(ds.qrels) if q in ds.queries]
         if job.weak_max_queries is not None:
-            ids = sorted(ids, key=lambda q: hashlib.sha1(f"{job.validation_seed}\x1f{q}".encode()).hexdigest())
+            # a sample by another hash than the train/validation split's (the same one would skew the split)
+            ids = sorted(ids, key=lambda q: hashlib.sha1(f"weak-sample\x1f{q}".encode()).hexdigest())
             ids = sorted(ids[: job.weak_max_queries])
         train, validation = split_queries(ids, job.validation_fraction, seed=job.validation_seed)
         lists = load_or_mine(wcfg, ds, train + validation, work / f"candidates-{source}.jsonl", depth=job.depth, log=log)
