@@ -54,8 +54,16 @@ MINILM_MAX_TOKENS = 256  # sentence-transformers' window for all-MiniLM-L6-v2
 # The cross-encoder trained by `strata reranker train` ships in the repository (int8 ONNX, ~23 MB):
 # see its MODEL_CARD.md. Its weights' sha256 is pinned here; every file is checked against its manifest.
 DEFAULT_RERANKER = "strata-reranker-minilm-l6"
-RERANKER_ARTIFACT = Path(__file__).resolve().parent / "artifacts" / DEFAULT_RERANKER
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+RERANKER_ARTIFACT = ARTIFACTS / DEFAULT_RERANKER
 RERANKER_MODEL_SHA256 = "4c45af2cc6b2ac1ef1b781fe0361f6486a402d8bb17c38da1d4218a82296e4c9"
+# A variant trained on SciFact + weakly supervised Debian-documentation pairs (its MODEL_CARD.md has the
+# held-out figures on three sets); installed beside the default, selected with rerank.model = MIX_RERANKER.
+MIX_RERANKER = "strata-reranker-minilm-l6-mix"
+MIX_RERANKER_MODEL_SHA256: str | None = None  # pinned here once its training run has finished and passed review
+#: Every cross-encoder shipped in ``artifacts/`` with its weights pinned: name → sha256 of its ``model.onnx``.
+SHIPPED_RERANKERS: dict[str, str] = {name: digest for name, digest in (
+    (DEFAULT_RERANKER, RERANKER_MODEL_SHA256), (MIX_RERANKER, MIX_RERANKER_MODEL_SHA256)) if digest}
 
 
 class ModelInstallError(RuntimeError):
@@ -78,8 +86,9 @@ def install_default_models(home: Path, *, force: bool = False) -> list[ModelMani
     from cluster.models.llm import DEFAULT_LLM, install_smollm2
 
     manifests = [install_minilm(home / DEFAULT_EMBEDDER, force=force)]
-    if (RERANKER_ARTIFACT / "strata-model.json").is_file():  # shipped once `strata reranker train` has run
-        manifests.append(install_reranker(home / DEFAULT_RERANKER, force=force))
+    for name, digest in SHIPPED_RERANKERS.items():
+        if (ARTIFACTS / name / "strata-model.json").is_file():  # shipped once `strata reranker train` has run
+            manifests.append(install_reranker(home / name, source=ARTIFACTS / name, model_sha256=digest, force=force))
     manifests.append(install_smollm2(home / DEFAULT_LLM, force=force))
     return manifests
 

@@ -142,12 +142,17 @@ def weak_source_lists(cfg: StrataConfig, job: TrainJob, work: Path, *, log: Log 
         source = weak.resolve().name
         ds = load_beir(weak, split="train")
         corpus_dir = data_dir / "beir" / source / "corpus"
-        write_corpus_files(ds.corpus, corpus_dir)
-        try:
-            summary = ingest_corpus(wcfg, corpus_dir, source)
-            note = f"ingest {summary['new']} new, {summary['unchanged']} unchanged ({summary['elapsed_s']}s)"
-        except RuntimeError as exc:  # e.g. a paragraph that parses to nothing: it is never a candidate either
-            note = f"ingest left files out: {str(exc).splitlines()[0][:200]}"
+        marker = corpus_dir.parent / "ingested"  # written once the set is in the index: the set never changes
+        if marker.is_file():
+            note = f"index {data_dir} reused ({marker} exists)"
+        else:
+            write_corpus_files(ds.corpus, corpus_dir)
+            try:
+                summary = ingest_corpus(wcfg, corpus_dir, source)
+                note = f"ingest {summary['new']} new, {summary['unchanged']} unchanged ({summary['elapsed_s']}s)"
+            except RuntimeError as exc:  # e.g. a paragraph that parses to nothing: it is never a candidate either
+                note = f"ingest left files out: {str(exc).splitlines()[0][:200]}"
+            marker.write_text(note + "\n")
         if log:
             log(f"weak set {source}: {len(ds.corpus)} documents, {note}")
         ids = [q for q in judged_queries(ds.qrels) if q in ds.queries]
