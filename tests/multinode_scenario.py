@@ -31,6 +31,7 @@ WORKER_RESOURCE = "strata_worker"
 INGEST = {"parse_batch_files": 2, "embed_batch_docs": 2, "writer_batch_rows": 128}
 SOURCE = "multinode"
 QUERY = "How do I create a virtual environment?"
+START_ATTEMPTS = 2
 
 
 def start_cluster(node_env: dict[str, str], node_cwd: Path):
@@ -43,9 +44,18 @@ def start_cluster(node_env: dict[str, str], node_cwd: Path):
     cwd = os.getcwd()
     os.chdir(node_cwd)
     try:
-        cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1})
-        workers = [cluster.add_node(num_cpus=1, resources={WORKER_RESOURCE: 100}) for _ in range(2)]
-        cluster.wait_for_nodes()
+        for attempt in range(1, START_ATTEMPTS + 1):
+            cluster = Cluster()
+            try:
+                cluster.add_node(num_cpus=1)  # the first node is the head
+                workers = [cluster.add_node(num_cpus=1, resources={WORKER_RESOURCE: 100}) for _ in range(2)]
+                cluster.wait_for_nodes()
+                break
+            except Exception as exc:  # a node that did not come up in Ray's fixed 30 s (a very busy machine)
+                cluster.shutdown()
+                if attempt == START_ATTEMPTS:
+                    raise
+                print(f"cluster start failed ({exc}); starting again", file=sys.stderr)
     finally:
         os.chdir(cwd)
         for key, value in saved.items():
@@ -77,7 +87,8 @@ def ingest_placement(address: str) -> dict[str, list[dict]]:
         tasks = [t for t in list_tasks(address=address, filters=[("type", "=", "NORMAL_TASK")], detail=True,
                                        limit=10_000, raise_on_missing_output=False)
                  if "parse_chunk_batch" in t.name]
-        return tasks if tasks and all(t.state == "FINISHED" for t in tasks) else None
+        done = tasks and all(t.state in ("FINISHED", "FAILED") for t in tasks)  # a retried attempt: FAILED
+        return tasks if done else None
 
     parse = _wait_for(parse_tasks, "the parse tasks' events")
     actors = [a for a in list_actors(address=address, detail=True, limit=10_000, raise_on_missing_output=False)

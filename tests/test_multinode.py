@@ -92,7 +92,7 @@ def test_ingest_and_serve_on_a_multi_node_cluster(tmp_path, corpus_copy, ray_ses
                                 "failed": []}
     parse_nodes = [t["node_id"] for t in result["parse_tasks"]]
     embed_nodes = [a["node_id"] for a in result["embed_actors"]]
-    assert len(parse_nodes) == 3 and embed_nodes, result  # 6 files, 2 per parse batch
+    assert len(parse_nodes) >= 3 and embed_nodes, result  # 6 files, 2 per parse batch (+ any retried attempt)
     assert set(parse_nodes) <= workers and set(embed_nodes) <= workers, (head, result)
 
     # The same index as the single-node ingest, row for row.
