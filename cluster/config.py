@@ -103,6 +103,10 @@ class IngestConfig(BaseModel):
     embed_actor_cpus: float = Field(0.5, gt=0, description="logical CPUs reserved per embedding actor")
     embed_actor_gpus: float = Field(0.0, ge=0, description="GPUs per embedding actor (CUDA provider when > 0)")
     parse_task_cpus: float = Field(0.25, gt=0)
+    worker_resources: dict[str, float] = Field(
+        default_factory=dict, description="custom Ray resources every parse task and embedding actor requires, e.g. "
+                                          "{strata_worker = 1} to keep them on the nodes started with that resource "
+                                          "(ray start --resources); empty: any node")
     writer_batch_rows: int = Field(4096, ge=1, description="chunk rows per LanceDB commit")
     embed_cache: bool = Field(True, description="reuse vectors stored in the index's embed_cache table, keyed by "
                                                 "(embedder fingerprint, text hash); embed only the misses")
@@ -331,6 +335,12 @@ class ServeConfig(BaseModel):
     reranker_cpus: float = Field(0.25, gt=0)
     expander_cpus: float = Field(0.1, gt=0)
     gpus_per_model_replica: float = Field(0.0, ge=0, description="GPUs for the embedder/reranker replicas")
+    replica_resources: dict[str, float] = Field(
+        default_factory=dict, description="custom Ray resources every replica of every deployment requires (e.g. "
+                                          "{strata_worker = 0.01} to keep replicas on those nodes); empty: any node")
+    proxy_location: Literal["EveryNode", "HeadOnly"] = Field(
+        "EveryNode", description="Serve's HTTP proxies: on every node that holds a replica, or on the head only (one "
+                                 "address; needed when several Ray nodes share one host and so one port)")
     embedder_threads: int | None = Field(
         1, ge=1, description="onnxruntime threads per QueryEmbedder replica (None: embedder.threads); one thread "
                              "leaves the other core to the retrievers and measured fastest on 2 cores")
@@ -465,6 +475,38 @@ def apply_config_overrides(cfg: StrataConfig, overrides: Mapping[str, Any]) -> S
     if not overrides:
         return cfg
     return StrataConfig.model_validate(merge_overrides(cfg.model_dump(), overrides))
+
+
+def absolute_paths(cfg: StrataConfig) -> StrataConfig:
+    """A copy of ``cfg`` whose local paths are absolute, resolved here: the form to hand to Ray
+    workers and Serve replicas, which start in another working directory (and, on a real cluster, on
+    another machine). Resolve it on the driver: a relative ``models.home`` or ``~`` would otherwise
+    mean the worker's own working directory or home. The paths must then name the same files on every
+    node (shared storage, or the same install path on each node). URIs (``s3://…``) are kept.
+
+    >>> cfg = absolute_paths(load_config(storage={"data_dir": "idx", "lance_uri": "s3://b/x"},
+    ...                                  models={"home": "~/m", "embedder_dir": "e"}))
+    >>> [p.is_absolute() for p in (cfg.storage.data_dir, cfg.models.home, cfg.models.embedder_dir)]
+    [True, True, True]
+    >>> cfg.storage.lance_uri
+    's3://b/x'
+    """
+    cfg = cfg.model_copy(deep=True)
+
+    def absolute(path: Path | None) -> Path | None:
+        return None if path is None else Path(path).expanduser().resolve()
+
+    cfg.storage.data_dir = absolute(cfg.storage.data_dir)
+    cfg.storage.bm25_dir = absolute(cfg.storage.bm25_dir)
+    if cfg.storage.lance_uri is not None and "://" not in cfg.storage.lance_uri:
+        cfg.storage.lance_uri = str(absolute(Path(cfg.storage.lance_uri)))
+    cfg.models.home = absolute(cfg.models.home)
+    cfg.models.embedder_dir = absolute(cfg.models.embedder_dir)
+    cfg.rerank.model_dir = absolute(cfg.rerank.model_dir)
+    for llm in (cfg.answer.writer, cfg.answer.verifier):
+        if llm is not None:
+            llm.model_dir = absolute(llm.model_dir)
+    return cfg
 
 
 def scripted_config(data_dir: str | Path, **sections: Mapping[str, Any]) -> StrataConfig:

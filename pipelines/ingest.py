@@ -11,7 +11,7 @@ from pathlib import Path
 
 import ray
 
-from cluster.config import StrataConfig
+from cluster.config import StrataConfig, absolute_paths
 from cluster.models.registry import resolve_embedder
 from cluster.runtime import init_ray
 from cluster.store.bm25 import Bm25Index
@@ -142,19 +142,24 @@ def _run_pipeline(cfg: StrataConfig, items: list[dict], sink: IndexSink, report:
     gpus = ingest.embed_actor_gpus
     if gpus == 0 and cfg.embedder.device != "cpu" and ray.cluster_resources().get("GPU", 0) >= 1:
         gpus = 1.0
-    models_json = cfg.models.model_dump_json()
+    # The workers may be other machines: they get the settings as JSON, model paths resolved here.
+    shipped = absolute_paths(cfg)
+    models_json = shipped.models.model_dump_json()
+    storage_json = shipped.storage.model_dump_json()  # the embed actors read the index's embedding cache
+    resources = dict(ingest.worker_resources) or None  # custom resources pin parse tasks and embed actors
     ds = ray.data.from_items(items, override_num_blocks=max(1, min(len(items) // ingest.parse_batch_files, 2000)))
     ds = ds.map_batches(
         parse_chunk_batch, batch_format="pyarrow", batch_size=ingest.parse_batch_files, num_cpus=ingest.parse_task_cpus,
+        resources=resources,
         fn_kwargs={"models_json": models_json, "chunking_json": cfg.chunking.model_dump_json(),
                    "max_file_bytes": ingest.max_file_bytes},
     )
     ds = ds.map_batches(
         EmbedDocuments, batch_format="pyarrow", batch_size=ingest.embed_batch_docs,
         compute=ray.data.ActorPoolStrategy(size=ingest.embed_actors), num_cpus=ingest.embed_actor_cpus,
-        num_gpus=gpus or None,
+        num_gpus=gpus or None, resources=resources,
         fn_constructor_kwargs={"models_json": models_json, "embedder_json": cfg.embedder.model_dump_json(),
-                               "storage_json": cfg.storage.model_dump_json() if ingest.embed_cache else None},
+                               "storage_json": storage_json if ingest.embed_cache else None},
     )
     progress = IngestProgress(len(items), enabled=ingest.progress)
     try:

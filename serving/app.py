@@ -13,7 +13,7 @@ from typing import Any
 
 from ray.serve import Application
 
-from cluster.config import StrataConfig, dotted_overrides, load_config
+from cluster.config import StrataConfig, absolute_paths, dotted_overrides, load_config
 
 
 def build_application(cfg: StrataConfig, cluster: dict[str, float] | None = None) -> Application:
@@ -30,21 +30,14 @@ def build_application(cfg: StrataConfig, cluster: dict[str, float] | None = None
     plan = {r.deployment: r for r in plan_reservations(cfg, cluster)}
     check_fits(list(plan.values()), cluster)
     s = cfg.serve
-    # Replicas may start in another working directory (or on another node): make paths absolute here.
-    cfg = cfg.model_copy(deep=True)
-    cfg.storage.data_dir = cfg.storage.data_dir.expanduser().resolve()
-    if cfg.storage.bm25_dir is not None:
-        cfg.storage.bm25_dir = cfg.storage.bm25_dir.expanduser().resolve()
-    cfg.models.home = cfg.models.home.expanduser().resolve()
-    for llm in (cfg.answer.writer, cfg.answer.verifier):
-        if llm is not None and llm.model_dir is not None:
-            llm.model_dir = llm.model_dir.expanduser().resolve()
-    config = cfg.model_dump(mode="json")
+    # Replicas start in another working directory (or on another node): paths made absolute here.
+    config = absolute_paths(cfg).model_dump(mode="json")
     model_gpus = {"num_gpus": s.gpus_per_model_replica} if s.gpus_per_model_replica else {}
+    resources = {"resources": dict(s.replica_resources)} if s.replica_resources else {}
 
     def opts(replicas: int, cpus: float, **extra: Any) -> dict[str, Any]:
         return {"num_replicas": replicas, "max_ongoing_requests": s.max_ongoing_requests,
-                "ray_actor_options": {"num_cpus": cpus, **extra}}
+                "ray_actor_options": {"num_cpus": cpus, **resources, **extra}}
 
     embedder = QueryEmbedder.options(**opts(s.embedder_replicas, s.embedder_cpus, **model_gpus)).bind(config)
     retriever = HybridRetrieverDeployment.options(**opts(s.retriever_replicas, s.retriever_cpus)).bind(config)
@@ -97,7 +90,7 @@ def deploy(cfg: StrataConfig, *, host: str | None = None, port: int | None = Non
     host, port = host or cfg.serve.host, port or cfg.serve.port
     timeout_s = cfg.serve.start_timeout_s if timeout_s is None else timeout_s
     app = build_application(cfg)  # checks the reservations against the cluster first
-    serve.start(http_options={"host": host, "port": port})
+    serve.start(proxy_location=cfg.serve.proxy_location, http_options={"host": host, "port": port})
     serve.run_many([serve.RunTarget(target=app, name=cfg.serve.app_name, route_prefix=cfg.serve.route_prefix)],
                    wait_for_ingress_deployment_creation=False, wait_for_applications_running=False)
     deadline = time.monotonic() + timeout_s

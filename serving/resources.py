@@ -21,7 +21,7 @@ serving.resources.ResourceShortfall: the Strata app needs 2.20 CPUs but the clus
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from cluster.config import LLMConfig, StrataConfig
 
@@ -41,6 +41,7 @@ class Reservation:
     cpus: float
     gpus: float
     settings: str          # the settings that size it
+    resources: dict[str, float] = field(default_factory=dict)  # custom Ray resources per replica
 
     @property
     def total_cpus(self) -> float:
@@ -89,6 +90,8 @@ def plan_reservations(cfg: StrataConfig, cluster: dict[str, float]) -> list[Rese
             cpus = _llm_cpus(llm, others, cluster)
             plan.append(Reservation(name, llm.replicas, cpus, llm.gpus, f"{where}.cpus"))
             others += llm.replicas * cpus
+    if s.replica_resources:
+        plan = [replace(r, resources=dict(s.replica_resources)) for r in plan]
     return plan
 
 
@@ -106,3 +109,11 @@ def check_fits(plan: list[Reservation], cluster: dict[str, float]) -> None:
                 f"{need - have:.2f}): {parts}. Lower those settings, add {resource}s (ray.num_cpus / more nodes"
                 f"{', serve.gpus_per_model_replica = 0' if resource == 'GPU' else ''}), or use "
                 f"answer.writer.kind = \"extractive\" (no LLM deployment)")
+    for resource in sorted({name for r in plan for name in r.resources}):
+        need = sum(r.replicas * r.resources.get(resource, 0.0) for r in plan)
+        have = cluster.get(resource, 0.0)
+        if need > have + 1e-9:
+            raise ResourceShortfall(
+                f"the Strata app needs {need:.2f} of the custom resource {resource!r} (serve.replica_resources, "
+                f"per replica × {sum(r.replicas for r in plan)} replicas) but the cluster has {have:.2f}: start "
+                f"nodes with it (ray start --resources) or lower serve.replica_resources")

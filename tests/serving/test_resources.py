@@ -42,6 +42,17 @@ def test_a_shortfall_names_the_deployments_and_settings():
         check_fits(plan_reservations(gpu, {"CPU": 8.0}), {"CPU": 8.0})
 
 
+def test_replica_resources_are_reserved_per_replica_and_checked():
+    cfg = load_config(serve={"replica_resources": {"strata_worker": 0.1}}, answer={"enabled": False})
+    plan = plan_reservations(cfg, {"CPU": 2.0, "strata_worker": 2.0})
+    assert all(r.resources == {"strata_worker": 0.1} for r in plan)
+    check_fits(plan, {"CPU": 2.0, "strata_worker": 0.5})  # 5 replicas × 0.1
+    with pytest.raises(ResourceShortfall, match=r"needs 0.50 of the custom resource 'strata_worker'.* has 0.40"):
+        check_fits(plan, {"CPU": 2.0, "strata_worker": 0.4})
+    with pytest.raises(ResourceShortfall, match="serve.replica_resources"):
+        check_fits(plan, {"CPU": 2.0})
+
+
 def test_doctests_of_the_answer_and_resource_modules():
     from serving.answer import extractive, span
 
