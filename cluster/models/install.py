@@ -57,13 +57,9 @@ DEFAULT_RERANKER = "strata-reranker-minilm-l6"
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 RERANKER_ARTIFACT = ARTIFACTS / DEFAULT_RERANKER
 RERANKER_MODEL_SHA256 = "4c45af2cc6b2ac1ef1b781fe0361f6486a402d8bb17c38da1d4218a82296e4c9"
-# A variant trained on SciFact + weakly supervised Debian-documentation pairs (its MODEL_CARD.md has the
-# held-out figures on three sets); installed beside the default, selected with rerank.model = MIX_RERANKER.
-MIX_RERANKER = "strata-reranker-minilm-l6-mix"
-MIX_RERANKER_MODEL_SHA256: str | None = None  # pinned here once its training run has finished and passed review
-#: Every cross-encoder shipped in ``artifacts/`` with its weights pinned: name → sha256 of its ``model.onnx``.
-SHIPPED_RERANKERS: dict[str, str] = {name: digest for name, digest in (
-    (DEFAULT_RERANKER, RERANKER_MODEL_SHA256), (MIX_RERANKER, MIX_RERANKER_MODEL_SHA256)) if digest}
+#: Every cross-encoder shipped in ``artifacts/`` with its weights pinned: name → sha256 of its ``model.onnx``
+#: (another trained variant, e.g. ``strata reranker train --weak-set …``, is added here once it ships).
+SHIPPED_RERANKERS: dict[str, str] = {DEFAULT_RERANKER: RERANKER_MODEL_SHA256}
 
 
 class ModelInstallError(RuntimeError):

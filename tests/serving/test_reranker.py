@@ -9,10 +9,7 @@ import pytest
 
 from cluster.config import load_config
 from cluster.models.install import (
-    ARTIFACTS,
     DEFAULT_RERANKER,
-    MIX_RERANKER,
-    MIX_RERANKER_MODEL_SHA256,
     RERANKER_ARTIFACT,
     RERANKER_MODEL_SHA256,
     ModelInstallError,
@@ -111,38 +108,6 @@ def test_scores_depend_on_the_pair(reranker):
     a = reranker.score_pairs([(CLAIM, RELEVANT), (CLAIM, malaria), (CLAIM_2, RELEVANT), (CLAIM_2, malaria)])
     assert a[0] > a[1] and a[3] > a[2], a
     assert len({round(s, 4) for s in a}) == 4
-
-
-# The variant trained on SciFact + weakly supervised Debian-documentation pairs (strata-reranker-minilm-l6-mix).
-mix_shipped = pytest.mark.skipif(not (ARTIFACTS / MIX_RERANKER / "strata-model.json").is_file()
-                                 or MIX_RERANKER_MODEL_SHA256 is None,
-                                 reason="the mixed-source reranker is not in the repository (or not pinned) yet")
-
-
-@pytest.fixture(scope="module")
-def mix_reranker(tmp_path_factory):
-    home = tmp_path_factory.mktemp("models-home-mix")
-    manifest = install_reranker(home / MIX_RERANKER, source=ARTIFACTS / MIX_RERANKER,
-                                model_sha256=MIX_RERANKER_MODEL_SHA256)
-    assert manifest.kind == "reranker" and manifest.model_sha256 == MIX_RERANKER_MODEL_SHA256
-    return CrossEncoderReranker.from_config(load_config(models={"home": str(home)}, rerank={"model": MIX_RERANKER}))
-
-
-@mix_shipped
-def test_mix_card_lists_every_training_source():
-    card = (ARTIFACTS / MIX_RERANKER / "MODEL_CARD.md").read_text()
-    for needle in ("SciFact", "CC BY-NC", "python3.11-doc", "PSF", "postgresql-doc-15", "PostgreSQL Licence",
-                   "inverse-cloze", "business-reports", "LLVM headings", "Apache-2.0"):
-        assert needle in card, needle
-
-
-@mix_shipped
-@pytest.mark.parametrize("question, relevant", [(CLAIM, RELEVANT), *OTHER_DOMAINS],
-                         ids=["science", "technical-docs", "business-report"])
-def test_mix_loads_offline_and_reorders_known_cases(mix_reranker, question, relevant):
-    texts = DISTRACTORS[:2] + [relevant] + DISTRACTORS[2:] + ([] if relevant is RELEVANT else [RELEVANT])
-    scores = mix_reranker.score(question, texts)
-    assert max(range(len(texts)), key=scores.__getitem__) == 2, scores
 
 
 def test_missing_model_is_a_clear_error(tmp_path):
