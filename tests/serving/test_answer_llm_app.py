@@ -26,7 +26,9 @@ def test_generative_answer_is_cited_verified_or_falls_back(llm_app):
     fails verification (or degenerates) the extractive answerer answers instead: a cited answer comes
     back either way for this answerable question."""
     url, cfg = llm_app
-    body = ask(url, {"question": ANSWERABLE, "llm_analysis": True}).json()
+    response = ask(url, {"question": ANSWERABLE, "llm_analysis": True})
+    body = response.json()
+    assert response.status_code == 200 and "models" in body, (response.status_code, body)
     assert body["models"]["writer"] == "smollm2-135m-instruct" and body["models"]["fallback"].startswith("extractive")
     assert body["usage"]["completion_tokens"] > 0 and body["usage"]["prompt_tokens"] > 0
     assert body["analysis"]["source"] == "llm", body["analysis"]  # the LLM analysed it (no silent rules fallback)
