@@ -14,6 +14,9 @@ from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, StreamingResponse
 
+from ray.exceptions import ActorUnavailableError, RayActorError
+from ray.serve.exceptions import DeploymentUnavailableError, ReplicaUnavailableError
+
 from cluster.telemetry.metrics import query_metrics
 from serving.index.handle import IndexNotReady
 from serving.protocol import (
@@ -37,6 +40,7 @@ from serving.services.search import NotFound, SearchService
 router = APIRouter()
 ERRORS = {400: {"model": ErrorResponse}, 404: {"model": ErrorResponse}, 422: {"model": ErrorResponse},
           503: {"model": ErrorResponse}, 504: {"model": ErrorResponse}}
+REPLICA_LOST = (RayActorError, ActorUnavailableError, DeploymentUnavailableError, ReplicaUnavailableError)
 ANSWER_ERRORS = {**ERRORS, 429: {"model": ErrorResponse, "description": "too many answers in flight (Retry-After)"}}
 
 
@@ -172,6 +176,15 @@ def install_error_handlers(app: FastAPI) -> None:
         response.headers["Retry-After"] = str(exc.retry_after_s)
         return response
 
+    async def _replica_lost(_: Request, exc: Exception) -> JSONResponse:
+        # a stage's replica died or cannot be reached; Serve replaces it: retry, not an internal error
+        response = _error(503, f"a replica was lost and is restarting; retry shortly ({type(exc).__name__})")
+        response.headers["Retry-After"] = "1"
+        return response
+
+    for kind in REPLICA_LOST:
+        app.add_exception_handler(kind, _replica_lost)
+
     @app.exception_handler(asyncio.TimeoutError)
     async def _timeout(_: Request, exc: Exception) -> JSONResponse:
         return _error(504, "the request took longer than serve.request_timeout_s")
@@ -184,6 +197,8 @@ def install_error_handlers(app: FastAPI) -> None:
                 return _error(status, str(cause))
         if isinstance(cause, OverloadedError):
             return await _overloaded(_, cause)
+        if isinstance(cause, REPLICA_LOST):
+            return await _replica_lost(_, cause)
         return _error(500, f"internal error: {type(cause).__name__}: {cause}")
 
 
