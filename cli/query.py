@@ -220,13 +220,52 @@ def ask(ctx: click.Context, question: str, top_k: int | None, budget_tokens: int
         raise click.ClickException(str(exc)) from exc
 
 
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` only accepts connections from this machine.
+
+    >>> [is_loopback(h) for h in ("127.0.0.1", "localhost", "::1", "0.0.0.0", "10.0.0.5", "example.com")]
+    [True, True, True, False, False, False]
+    """
+    import ipaddress
+
+    if host.strip("[]").lower() in ("localhost", "localhost.localdomain", "ip6-localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False  # a name that may resolve to any interface: not loopback
+
+
+def check_exposure(cfg, host: str | None, insecure: bool) -> None:
+    """Refuse to serve an open API (no keys, ``serve.auth = "auto"``) on a non-loopback address
+    unless ``--insecure``."""
+    from cluster.security.keys import KeyStoreError, auth_required
+
+    host = host or cfg.serve.host
+    if is_loopback(host) or insecure:
+        return
+    try:
+        protected = auth_required(cfg)
+    except KeyStoreError as exc:
+        raise click.ClickException(str(exc)) from exc
+    if not protected:
+        raise click.ClickException(
+            f"refusing to serve on {host} without authentication: there are no API keys for this index "
+            f"({cfg.storage.data_dir}) and serve.auth is \"auto\", so anyone who can reach the port could query "
+            "it and upload or delete documents. Create a key first (`strata keys create --tenant default "
+            "--scope admin`), or pass --insecure to serve it open anyway (or use a loopback --host).")
+
+
 @click.command("serve")
 @click.option("--host", default=None, help="HTTP host (default: serve.host)")
 @click.option("--port", default=None, type=click.IntRange(1, 65535), help="HTTP port (default: serve.port)")
 @click.option("--detach", is_flag=True, help="return once deployed (only useful with a long-lived cluster: RAY_ADDRESS)")
+@click.option("--insecure", is_flag=True, help="allow a non-loopback --host without API keys (anyone who can reach "
+                                               "the port can read and, with uploads, write the index)")
 @click.pass_context
-def serve_app(ctx: click.Context, host: str | None, port: int | None, detach: bool) -> None:
+def serve_app(ctx: click.Context, host: str | None, port: int | None, detach: bool, insecure: bool) -> None:
     """Run the query application on Ray Serve (embedded Ray, or the cluster in RAY_ADDRESS)."""
+    check_exposure(config_of(ctx), host, insecure)
     if detach and not (config_of(ctx).ray.address or os.environ.get("RAY_ADDRESS")):
         raise click.ClickException(
             "--detach needs a long-lived Ray cluster (RAY_ADDRESS or ray.address): without one, `strata serve` "
