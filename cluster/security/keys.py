@@ -9,7 +9,8 @@ safe and keeps the check off the request's latency.
 The records live in ``<storage.data_dir>/security/api-keys.json`` (mode 0600, in a 0700 folder),
 replaced atomically under an exclusive lock, so every replica on the shared storage sees a new key
 or a revocation without a restart: :meth:`KeyStore.verify` re-reads the file when its identity
-(inode, size, mtime) changed, looking at most every ``check_interval_s`` (1 s).
+(inode, size, mtime) changed, looking at most every ``check_interval_s`` (1 s; at once for a key id
+it does not know yet). A revocation takes effect within that second.
 
 >>> import tempfile
 >>> store = KeyStore(tempfile.mkdtemp())
@@ -146,14 +147,15 @@ class KeyStore:
         return keys
 
     def refresh(self, *, force: bool = False) -> None:
-        """Re-read the file if it changed (looked at most every ``check_interval_s`` unless ``force``)."""
+        """Re-read the file if it changed (every write replaces it: a new inode). Looked at (one
+        ``stat``) at most every ``check_interval_s`` unless ``force``."""
         now = time.monotonic()
         if not force and now - self._checked < self.check_interval_s:
             return
         with self._lock:
             self._checked = now
             identity = self._stat_identity()
-            if identity != self._identity or force:
+            if identity != self._identity:
                 self._records = self._read() if identity is not None else {}
                 self._identity = identity
 
@@ -174,6 +176,9 @@ class KeyStore:
             return None
         self.refresh()
         record = self._records.get(parts[0])
+        if record is None:  # perhaps created in the last second: look again now (a stat; read on change)
+            self.refresh(force=True)
+            record = self._records.get(parts[0])
         if record is None:
             return None
         try:
