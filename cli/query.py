@@ -236,24 +236,27 @@ def is_loopback(host: str) -> bool:
         return False  # a name that may resolve to any interface: not loopback
 
 
-def check_exposure(cfg, host: str | None, insecure: bool) -> None:
+def check_exposure(cfg, host: str | None, insecure: bool) -> str:
     """Refuse to serve an open API (no keys, ``serve.auth = "auto"``) on a non-loopback address
-    unless ``--insecure``."""
-    from cluster.security.keys import KeyStoreError, auth_required
+    unless ``--insecure``; returns what the API demands, in words."""
+    from cluster.security.keys import KeyStore, KeyStoreError
 
     host = host or cfg.serve.host
-    if is_loopback(host) or insecure:
-        return
     try:
-        protected = auth_required(cfg)
+        has_keys = KeyStore(cfg.storage.data_dir).has_keys()
     except KeyStoreError as exc:
         raise click.ClickException(str(exc)) from exc
-    if not protected:
-        raise click.ClickException(
-            f"refusing to serve on {host} without authentication: there are no API keys for this index "
-            f"({cfg.storage.data_dir}) and serve.auth is \"auto\", so anyone who can reach the port could query "
-            "it and upload or delete documents. Create a key first (`strata keys create --tenant default "
-            "--scope admin`), or pass --insecure to serve it open anyway (or use a loopback --host).")
+    if has_keys or cfg.serve.auth == "required":
+        return "API keys: required" + ("" if has_keys else " (none exist yet: `strata keys create`)")
+    if is_loopback(host):
+        return "API keys: off"
+    if insecure:
+        return f"API keys: off, open on {host} (--insecure)"
+    raise click.ClickException(
+        f"refusing to serve on {host} without authentication: there are no API keys for this index "
+        f"({cfg.storage.data_dir}) and serve.auth is \"auto\", so anyone who can reach the port could query "
+        "it and upload or delete documents. Create a key first (`strata keys create --tenant default "
+        "--scope admin`), or pass --insecure to serve it open anyway (or use a loopback --host).")
 
 
 @click.command("serve")
@@ -265,7 +268,7 @@ def check_exposure(cfg, host: str | None, insecure: bool) -> None:
 @click.pass_context
 def serve_app(ctx: click.Context, host: str | None, port: int | None, detach: bool, insecure: bool) -> None:
     """Run the query application on Ray Serve (embedded Ray, or the cluster in RAY_ADDRESS)."""
-    check_exposure(config_of(ctx), host, insecure)
+    auth = check_exposure(config_of(ctx), host, insecure)
     if detach and not (config_of(ctx).ray.address or os.environ.get("RAY_ADDRESS")):
         raise click.ClickException(
             "--detach needs a long-lived Ray cluster (RAY_ADDRESS or ray.address): without one, `strata serve` "
@@ -284,7 +287,7 @@ def serve_app(ctx: click.Context, host: str | None, port: int | None, detach: bo
     init_ray(cfg.ray)
     t0 = time.monotonic()
     click.echo(f"starting the Strata app (answers: {cfg.answer.writer_kind if cfg.answer.enabled else 'off'}, "
-               f"rerank: {'on' if cfg.rerank.enabled else 'off'}; up to {cfg.serve.start_timeout_s:.0f} s)…")
+               f"rerank: {'on' if cfg.rerank.enabled else 'off'}, {auth}; up to {cfg.serve.start_timeout_s:.0f} s)…")
     try:
         url = deploy(cfg, host=host, port=port, say=lambda line: click.echo(f"  {line}"))
     except (ResourceShortfall, StartTimeout, RuntimeError) as exc:

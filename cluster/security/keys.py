@@ -258,7 +258,3 @@ def _info(record: dict) -> KeyInfo:
     return KeyInfo(id=record["id"], tenant=record["tenant"], scopes=tuple(record["scopes"]), rate=record.get("rate"),
                    created_at=record["created_at"], revoked_at=record.get("revoked_at"))
 
-
-def auth_required(cfg) -> bool:
-    """Whether the app built from ``cfg`` (a :class:`~cluster.config.StrataConfig`) demands keys."""
-    return cfg.serve.auth == "required" or KeyStore(cfg.storage.data_dir).has_keys()

@@ -165,11 +165,13 @@ def guard_of(app: Any) -> Guard | None:
     return guard
 
 
-def error_response(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+def error_response(status: int, message: str, headers: dict[str, str] | None = None,
+                   detail: object | None = None) -> JSONResponse:
+    """The API's JSON error body (``{"error", "detail"}``), counted like the routes' errors."""
     metrics = query_metrics()
     if metrics is not None:
         metrics.errors.inc(tags={"status": str(status)})
-    return JSONResponse(status_code=status, content={"error": message, "detail": None}, headers=headers)
+    return JSONResponse(status_code=status, content={"error": message, "detail": detail}, headers=headers)
 
 
 def _route_path(scope: dict) -> str:

@@ -17,9 +17,8 @@ from pydantic import BaseModel, Field
 from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException
 
-from cluster.telemetry.metrics import query_metrics
 from pipelines.uploads import DocumentNotFound, IngestJobs, Upload, UploadRejected, WriterBusy, safe_name
-from serving.api.auth import BodyTooLarge
+from serving.api.auth import BodyTooLarge, error_response
 from serving.api.tenancy import request_tenant
 from serving.index.handle import IndexNotReady
 from serving.protocol import ErrorResponse
@@ -71,10 +70,7 @@ def _jobs(request: Request) -> IngestJobs:
 
 
 def _refused(status: int, message: str, detail: object | None = None, headers: dict | None = None) -> JSONResponse:
-    metrics = query_metrics()
-    if metrics is not None:
-        metrics.errors.inc(tags={"status": str(status)})
-    return JSONResponse(status_code=status, content={"error": message, "detail": detail}, headers=headers)
+    return error_response(status, message, headers, detail)
 
 
 @router.post("/v1/documents", status_code=202, response_model=IngestJob, responses=ERRORS, tags=["documents"])
@@ -98,9 +94,11 @@ async def upload_documents(request: Request, source: str | None = Query(None, ma
         uploads = []
         for _, value in form.multi_items():
             if isinstance(value, UploadFile):
-                if value.size is not None and value.size > cfg.ingest.max_file_bytes:
-                    raise UploadRejected(413, f"{value.filename}: {value.size} bytes > {cfg.ingest.max_file_bytes} "
-                                              "(ingest.max_file_bytes); nothing was ingested")
+                if value.size is not None and value.size > cfg.ingest.max_file_bytes:  # not read into memory
+                    message = f"{value.size} bytes > {cfg.ingest.max_file_bytes} (ingest.max_file_bytes)"
+                    raise UploadRejected(413, f"upload rejected, nothing was ingested: {value.filename}: too_large "
+                                              f"({message})",
+                                         [{"file": value.filename, "reason": "too_large", "message": message}])
                 uploads.append(Upload(safe_name(value.filename), await value.read()))
         record = await asyncio.to_thread(jobs.submit, request_tenant(request), source, uploads)
     except UploadRejected as exc:
