@@ -225,9 +225,9 @@ class IngestJobs:
         except Exception as exc:  # the record says why; the job never takes the replica down
             record.update(status="failed", error=f"{type(exc).__name__}: {exc}")
         finally:
+            shutil.rmtree(job_dir, ignore_errors=True)  # the staged files stay; only the job's links go
             record["finished_at"] = _now()
             self._save(record)
-            shutil.rmtree(job_dir, ignore_errors=True)
             self.futures.pop(record["id"], None)
         return record
 
