@@ -203,8 +203,9 @@ class IngestJobs:
             "files": [{"name": u.name, "bytes": len(u.data), "doc_id": make_doc_id(source, u.name)} for u in uploads],
         }
         self._save(record)
+        snapshot = json.loads(json.dumps(record))  # the job's thread updates `record` from now on
         self.futures[job_id] = self._pool.submit(self._run, record, job_dir)
-        return record
+        return snapshot
 
     def _run(self, record: dict, job_dir: Path) -> dict:
         from pipelines.ingest import run_ingest
