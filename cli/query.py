@@ -220,13 +220,55 @@ def ask(ctx: click.Context, question: str, top_k: int | None, budget_tokens: int
         raise click.ClickException(str(exc)) from exc
 
 
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` only accepts connections from this machine.
+
+    >>> [is_loopback(h) for h in ("127.0.0.1", "localhost", "::1", "0.0.0.0", "10.0.0.5", "example.com")]
+    [True, True, True, False, False, False]
+    """
+    import ipaddress
+
+    if host.strip("[]").lower() in ("localhost", "localhost.localdomain", "ip6-localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False  # a name that may resolve to any interface: not loopback
+
+
+def check_exposure(cfg, host: str | None, insecure: bool) -> str:
+    """Refuse to serve an open API (no keys, ``serve.auth = "auto"``) on a non-loopback address
+    unless ``--insecure``; returns what the API demands, in words."""
+    from cluster.security.keys import KeyStore, KeyStoreError
+
+    host = host or cfg.serve.host
+    try:
+        has_keys = KeyStore(cfg.storage.data_dir).has_keys()
+    except KeyStoreError as exc:
+        raise click.ClickException(str(exc)) from exc
+    if has_keys or cfg.serve.auth == "required":
+        return "API keys: required" + ("" if has_keys else " (none exist yet: `strata keys create`)")
+    if is_loopback(host):
+        return "API keys: off"
+    if insecure:
+        return f"API keys: off, open on {host} (--insecure)"
+    raise click.ClickException(
+        f"refusing to serve on {host} without authentication: there are no API keys for this index "
+        f"({cfg.storage.data_dir}) and serve.auth is \"auto\", so anyone who can reach the port could query "
+        "it and upload or delete documents. Create a key first (`strata keys create --tenant default "
+        "--scope admin`), or pass --insecure to serve it open anyway (or use a loopback --host).")
+
+
 @click.command("serve")
 @click.option("--host", default=None, help="HTTP host (default: serve.host)")
 @click.option("--port", default=None, type=click.IntRange(1, 65535), help="HTTP port (default: serve.port)")
 @click.option("--detach", is_flag=True, help="return once deployed (only useful with a long-lived cluster: RAY_ADDRESS)")
+@click.option("--insecure", is_flag=True, help="allow a non-loopback --host without API keys (anyone who can reach "
+                                               "the port can read and, with uploads, write the index)")
 @click.pass_context
-def serve_app(ctx: click.Context, host: str | None, port: int | None, detach: bool) -> None:
+def serve_app(ctx: click.Context, host: str | None, port: int | None, detach: bool, insecure: bool) -> None:
     """Run the query application on Ray Serve (embedded Ray, or the cluster in RAY_ADDRESS)."""
+    auth = check_exposure(config_of(ctx), host, insecure)
     if detach and not (config_of(ctx).ray.address or os.environ.get("RAY_ADDRESS")):
         raise click.ClickException(
             "--detach needs a long-lived Ray cluster (RAY_ADDRESS or ray.address): without one, `strata serve` "
@@ -245,7 +287,7 @@ def serve_app(ctx: click.Context, host: str | None, port: int | None, detach: bo
     init_ray(cfg.ray)
     t0 = time.monotonic()
     click.echo(f"starting the Strata app (answers: {cfg.answer.writer_kind if cfg.answer.enabled else 'off'}, "
-               f"rerank: {'on' if cfg.rerank.enabled else 'off'}; up to {cfg.serve.start_timeout_s:.0f} s)…")
+               f"rerank: {'on' if cfg.rerank.enabled else 'off'}, {auth}; up to {cfg.serve.start_timeout_s:.0f} s)…")
     try:
         url = deploy(cfg, host=host, port=port, say=lambda line: click.echo(f"  {line}"))
     except (ResourceShortfall, StartTimeout, RuntimeError) as exc:

@@ -18,6 +18,8 @@ from ray.exceptions import ActorUnavailableError, RayActorError
 from ray.serve.exceptions import DeploymentUnavailableError, ReplicaUnavailableError
 
 from cluster.telemetry.metrics import query_metrics
+from serving.api.auth import install_security
+from serving.api.documents import router as documents_router
 from serving.index.handle import IndexNotReady
 from serving.protocol import (
     AnswerRequest,
@@ -208,5 +210,7 @@ def build_fastapi_app() -> FastAPI:
         "Hybrid retrieval (BM25 + dense, fused), optional cross-encoder rerank and hierarchical awareness "
         "expansion over a Strata index; cited, verified answers from vLLM writer and verifier models."))
     app.include_router(router)
+    app.include_router(documents_router)
     install_error_handlers(app)
+    install_security(app)  # API keys, per-key limits, body size (serving/api/auth.py)
     return app
