@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from cli.common import config_of, csv_of
+from cli.common import config_of, csv_of, tenant_option
 from cluster import logs
 
 
@@ -38,12 +38,13 @@ def eval_group() -> None:
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="report directory (default: <data_dir>/eval/<source>-<split>)")
 @click.option("--ingest/--no-ingest", default=True, show_default=True, help="ingest the corpus first (idempotent)")
+@tenant_option
 @click.pass_context
 def eval_retrieval(ctx: click.Context, beir_dir: str, split: str | None, queries_file: str | None,
                    max_queries: int | None, configs: tuple[str, ...] | None, top_k_sweep: tuple[int, ...],
                    sweep_configs: tuple[str, ...] | None, bm25_weights: tuple[float, ...],
                    context_budget: int | None, source: str | None, corpus_dir: str | None, out_dir: str | None,
-                   ingest: bool) -> None:
+                   ingest: bool, tenant: str) -> None:
     """nDCG@10, recall@10/100, MRR@10 of each configuration on a BEIR directory (corpus.jsonl,
     queries.jsonl, qrels/*.tsv), through the serving code path; writes report.json/.md/.png."""
     from cluster.models.manifest import EmbedderMismatchError
@@ -56,7 +57,8 @@ def eval_retrieval(ctx: click.Context, beir_dir: str, split: str | None, queries
                        max_queries=max_queries, configs=configs or None, top_k_sweep=top_k_sweep,
                        sweep_configs=sweep_configs or None,
                        bm25_weights=bm25_weights, out_dir=Path(out_dir) if out_dir else None, ingest=ingest,
-                       source=source, corpus_dir=Path(corpus_dir) if corpus_dir else None, context_budget=context_budget)
+                       source=source, corpus_dir=Path(corpus_dir) if corpus_dir else None, context_budget=context_budget,
+                       tenant=tenant)
     try:
         _, paths = run_retrieval_job(cfg, job, progress=click.echo)
     except (EmbedderMismatchError, FileNotFoundError, IndexNotReady, ValueError, RuntimeError) as exc:
