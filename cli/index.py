@@ -47,6 +47,17 @@ def run_ingest_command(cfg: StrataConfig, path: str, *, source: str | None, prun
         raise click.ClickException(str(exc)) from exc
 
 
+def _require_index(cfg: StrataConfig, tenant: str) -> None:
+    """Refuse (rather than create an empty index) when ``tenant`` has no index: a mistyped name."""
+    from cluster.store.lance_store import LanceStore
+    from cluster.tenants import DEFAULT_TENANT, tenant_config
+
+    storage = tenant_config(cfg, tenant).storage
+    if not LanceStore.exists(storage):
+        who = "" if tenant == DEFAULT_TENANT else f" of tenant {tenant!r}"
+        raise click.ClickException(f"no index{who} at {storage.lance_location}: nothing to change")
+
+
 @click.command()
 @click.argument("doc_ids", nargs=-1)
 @click.option("--path", "paths", multiple=True, help="relative path of a document (with --source)")
@@ -63,6 +74,7 @@ def delete(ctx: click.Context, doc_ids: tuple[str, ...], paths: tuple[str, ...],
 
     if not doc_ids and not paths:
         raise click.UsageError("give document ids or --path")
+    _require_index(config_of(ctx), tenant)
     _, store, bm25 = open_index_for_write(config_of(ctx), tenant)
     ids = list(doc_ids)
     if paths:
@@ -84,6 +96,7 @@ def maintain(ctx: click.Context, tenant: str) -> None:
     """Compact fragments, build or refresh indexes, remove old table versions (schedule it, e.g. nightly)."""
     from pipelines.ingest import open_index_for_write
 
+    _require_index(config_of(ctx), tenant)
     _, store, bm25 = open_index_for_write(config_of(ctx), tenant)
     try:
         bm25.open_writer()  # the single-writer lock: never maintain while an ingest is writing

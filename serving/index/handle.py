@@ -45,9 +45,10 @@ class IndexHandle:
                 return view
         cfg = tenant_config(self.cfg, tenant)  # validates the name: it becomes a path
         if not LanceStore.exists(cfg.storage):
-            hint = "" if tenant == DEFAULT_TENANT else f" --tenant {tenant}"
-            who = "" if tenant == DEFAULT_TENANT else f" of tenant {tenant!r}"
-            raise IndexNotReady(f"no index{who} at {cfg.storage.lance_location}: run `strata ingest PATH{hint}` first")
+            if tenant == DEFAULT_TENANT:
+                raise IndexNotReady(f"no index at {cfg.storage.lance_location}: run `strata ingest` first")
+            raise IndexNotReady(f"no index of tenant {tenant!r} at {cfg.storage.lance_location}: "
+                                f"run `strata ingest PATH --tenant {tenant}` first")
         try:
             view = IndexView.open(cfg)
         except FileNotFoundError as exc:
