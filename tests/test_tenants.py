@@ -285,7 +285,7 @@ def test_cli_stats_search_and_delete_per_tenant(tenants):
     result = runner.invoke(main, [*base, "search", MARK[B], "--mode", "bm25", "--json", "--tenant", A])
     assert result.exit_code == 0 and json.loads(result.output)["hits"] == []
     result = runner.invoke(main, [*base, "context", MARK[B], "--json", "--tenant", B])
-    assert result.exit_code == 0 and MARK[B] in json.loads(result.output)["passages"][0]["text"]
+    assert result.exit_code == 0 and any(MARK[B] in p["text"] for p in json.loads(result.output)["passages"])
     # delete in alpha: the shared id (beta has a document with the same id) and alpha's notes by path
     shared = _ids(cfg, A)["shared.md"]
     result = runner.invoke(main, [*base, "delete", "--tenant", A, shared])
