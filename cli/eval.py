@@ -73,9 +73,10 @@ def eval_retrieval(ctx: click.Context, beir_dir: str, split: str | None, queries
 @click.option("--max-questions", type=click.IntRange(1), default=None, help="only the first N questions")
 @click.option("--url", default=None, help="evaluate a running Strata Serve app (e.g. http://127.0.0.1:8000) "
               "instead of an in-process answer pipeline")
+@tenant_option
 @click.pass_context
 def eval_answers(ctx: click.Context, qa_file: str, out_dir: str | None, max_questions: int | None,
-                 url: str | None) -> None:
+                 url: str | None, tenant: str) -> None:
     """Answer a JSONL QA set with the LLM answer pipeline and score it: exact match, token F1, contains,
     citation precision, refusal accuracy, latency (format: offline/eval/qa_format.py); writes
     answers-report.json/.md."""
@@ -84,11 +85,13 @@ def eval_answers(ctx: click.Context, qa_file: str, out_dir: str | None, max_ques
     from offline.eval.qa_format import QAFormatError
     from serving.index.handle import IndexNotReady
 
+    if url is not None and tenant != "default":
+        raise click.UsageError("--tenant applies in-process; a running app takes the tenant from the API key")
     if url is None and config_of(ctx).answer.writer_kind == "llm":
         logs.redirect_native_stderr()  # vLLM's engine process: its output into the log file
     try:
         report, paths = run_answer_eval(config_of(ctx), Path(qa_file), out_dir=Path(out_dir) if out_dir else None,
-                                        max_questions=max_questions, progress=click.echo, url=url)
+                                        max_questions=max_questions, progress=click.echo, url=url, tenant=tenant)
     except ImportError as exc:
         raise click.ClickException(f"the LLM answer pipeline is not available: {exc}") from exc
     except (QAFormatError, EmbedderMismatchError, FileNotFoundError, IndexNotReady, RuntimeError) as exc:
