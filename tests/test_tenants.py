@@ -248,7 +248,7 @@ def test_answers_are_built_from_the_requesting_tenants_documents(tenants, client
     response = pipe.answer(AnswerRequest(question=f"When must the {MARK[B]} valve never be opened?", use_cache=False))
     assert ("context", A) in seen and {t for _, t in seen} == {A}
     assert MARK[B] not in response.answer
-    assert response.citations and all(c.document_id in _docs(cfg, A) for c in response.citations)
+    assert all(c.document_id in _docs(cfg, A) for c in response.citations)
     pipe.close()
     # over HTTP, beta's question about its own valve is answered from beta's notes only
     reply = client.post("/v1/answer", json={"question": f"When must the {MARK[B]} valve never be opened?",
