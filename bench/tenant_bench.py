@@ -8,8 +8,10 @@ Three measurements, side by side in one process on the same rows:
 1. **A small tenant inside a big shared index vs its own index** (dense). ``--rows`` chunk vectors
    (384-d, clustered: 300 topics, each tenant writes about 5 of them) belong to ``--rows / 1000``
    tenants; the small tenant has ``--small`` rows. The shared ``chunks`` table carries a ``tenant``
-   column with a BITMAP scalar index and Strata's IVF_PQ index (partitions and sub-vectors derived as
-   :meth:`cluster.store.lance_store.LanceStore.maintain` does); the small tenant's own table has only
+   column with a BITMAP scalar index and Strata's IVF_PQ index (sub-vectors derived as
+   :meth:`cluster.store.lance_store.LanceStore.maintain` does; partitions per ``--partitions``: 0 derives
+   them from the rows, 244 is what Strata derives for ~1M rows, so ``nprobes`` 20 probes the share of
+   the index it would probe at that size); the small tenant's own table has only
    its rows and stays flat (below ``index.ivf_min_rows``), i.e. exact. Queries: half near the small
    tenant's topics ("on topic"), half near topics it does not have ("off topic": its true
    neighbours are far away, the probed partitions hold other tenants' rows). Per query: latency and
