@@ -353,6 +353,8 @@ class ServeConfig(BaseModel):
     embedding_cache_size: int = Field(10_000, ge=0, description="query embeddings kept (keyed by model fingerprint)")
     result_cache_size: int = Field(2_000, ge=0, description="responses kept (keyed by index version + request)")
     refresh_interval_s: float = Field(2.0, ge=0, description="how often replicas look for a new index version")
+    max_open_tenants: int = Field(256, ge=1, description="tenant indexes a replica keeps open (least recently "
+                                                        "used closed beyond; reopening one costs a few ms)")
     request_timeout_s: float = Field(30.0, gt=0)
     start_timeout_s: float = Field(600.0, gt=0, description="`strata serve` gives up (and says what it waited for) "
                                                             "when the app is not running after this long")

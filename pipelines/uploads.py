@@ -24,7 +24,6 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import fnmatch
-import inspect
 import json
 import os
 import re
@@ -38,7 +37,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from cluster.config import StrataConfig
-from cluster.tenants import DEFAULT_TENANT
+from cluster.tenants import tenant_config, validate_tenant
 from pipelines.parse import ParseError, parse_bytes
 from pipelines.sources.files import make_doc_id
 
@@ -145,10 +144,6 @@ def _write_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
         raise
 
 
-def _accepts(fn, name: str) -> bool:
-    return name in inspect.signature(fn).parameters
-
-
 class IngestJobs:
     """Upload jobs and document deletes of one process over the index of ``cfg``."""
 
@@ -163,23 +158,13 @@ class IngestJobs:
         self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="strata-upload")
         self.futures: dict[str, concurrent.futures.Future] = {}
 
-    # -- tenants -----------------------------------------------------------------------------------
-    @staticmethod
-    def _tenant_kwargs(fn, tenant: str) -> dict:
-        """``tenant=`` for ``fn`` if it takes one; without tenant support only the default tenant may write."""
-        if _accepts(fn, "tenant"):
-            return {"tenant": tenant}
-        if tenant != DEFAULT_TENANT:
-            raise UploadRejected(403, f"tenant {tenant!r}: this build stores documents for the default tenant only")
-        return {}
-
     # -- uploads -----------------------------------------------------------------------------------
     def submit(self, tenant: str, source: str | None, uploads: list[Upload]) -> dict:
         """Validate, stage and queue ``uploads``; returns the job record (status ``queued``)."""
         from pipelines.ingest import run_ingest
 
         source = check_source(source)
-        self._tenant_kwargs(run_ingest, tenant)
+        validate_tenant(tenant)
         validate_uploads(self.cfg, uploads)
         job_id = secrets.token_hex(8)
         staged = self.uploads_dir / tenant / source
@@ -214,8 +199,8 @@ class IngestJobs:
             with self.writer:
                 record.update(status="running", started_at=_now())
                 self._save(record)
-                kwargs = self._tenant_kwargs(run_ingest, record["tenant"])
-                report = self._patiently(lambda: run_ingest(self.cfg, job_dir, source=record["source"], **kwargs))
+                report = self._patiently(lambda: run_ingest(self.cfg, job_dir, source=record["source"],
+                                                            tenant=record["tenant"]))
             failed = {Path(p).name: f"{reason}: {detail}" if detail else reason for p, reason, detail in report.failed}
             for f in record["files"]:
                 f["status"] = "failed" if f["name"] in failed else "ingested"
@@ -266,21 +251,22 @@ class IngestJobs:
     def delete(self, doc_id: str, tenant: str, *, wait_s: float = 10.0) -> dict:
         """Delete one document (and its staged upload); :class:`DocumentNotFound` if there is none,
         :class:`WriterBusy` if the index stays locked for ``wait_s``."""
-        from cluster.store.lance_store import sql_in
+        from cluster.store.lance_store import LanceStore, sql_in
         from cluster.store.schema import DOCUMENTS
         from pipelines.delete import delete_documents
         from pipelines.ingest import open_index_for_write
 
-        kwargs = self._tenant_kwargs(delete_documents, tenant)
         if not self.writer.acquire(timeout=wait_s):
             raise WriterBusy("an upload is being ingested on this replica; retry shortly")
         try:
-            _, store, bm25 = open_index_for_write(self.cfg)
+            if not LanceStore.exists(tenant_config(self.cfg, tenant).storage):
+                raise DocumentNotFound(f"no document {doc_id!r}")  # the tenant has no index: create nothing
+            _, store, bm25 = open_index_for_write(self.cfg, tenant)
             rows = store.scan(DOCUMENTS, ["doc_id", "source", "path"], where=sql_in("doc_id", [doc_id])).to_pylist()
             if not rows:
                 raise DocumentNotFound(f"no document {doc_id!r}")
             try:
-                deleted = delete_documents(store, bm25, [doc_id], **kwargs)
+                deleted = delete_documents(store, bm25, [doc_id])
             except RuntimeError as exc:
                 if _LOCKED in str(exc):
                     raise WriterBusy("another ingest or delete is writing the index; retry shortly") from exc

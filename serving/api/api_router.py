@@ -20,6 +20,7 @@ from ray.serve.exceptions import DeploymentUnavailableError, ReplicaUnavailableE
 from cluster.telemetry.metrics import query_metrics
 from serving.api.auth import install_security
 from serving.api.documents import router as documents_router
+from serving.api.tenancy import request_tenant
 from serving.index.handle import IndexNotReady
 from serving.protocol import (
     AnswerRequest,
@@ -60,13 +61,13 @@ async def _timed(request: Request, coro):
 @router.post("/v1/search", response_model=SearchResponse, responses=ERRORS, tags=["query"])
 async def search(body: SearchRequest, request: Request) -> SearchResponse:
     """Ranked chunks with per-stage scores, the route taken and per-stage timings."""
-    return await _timed(request, _service(request).search(body))
+    return await _timed(request, _service(request).search(body, tenant=request_tenant(request)))
 
 
 @router.post("/v1/context", response_model=ContextResponse, responses=ERRORS, tags=["query"])
 async def context(body: ContextRequest, request: Request) -> ContextResponse:
     """An expanded, deduplicated, budgeted context pack (passages say why they are there)."""
-    return await _timed(request, _service(request).context(body))
+    return await _timed(request, _service(request).context(body, tenant=request_tenant(request)))
 
 
 def _answers(request: Request):
@@ -89,10 +90,10 @@ async def answer(body: AnswerRequest, request: Request):
     attempt follows), then one ``final`` event (the whole :class:`AnswerResponse`) or ``error``."""
     answers = _answers(request)
     if not body.stream:
-        return await answers.answer(body)
+        return await answers.answer(body, tenant=request_tenant(request))
     check_answer_limits(body, answers.cfg)
     answers.acquire()  # a 429 is still a real HTTP status here; the answer starts now and owns the slot
-    stream = answers.events(body, acquired=True)
+    stream = answers.events(body, tenant=request_tenant(request), acquired=True)
 
     async def events():
         async for kind, data in stream:
@@ -106,19 +107,19 @@ async def answer(body: AnswerRequest, request: Request):
 async def documents(request: Request, offset: int = Query(0, ge=0), limit: int = Query(100, ge=1, le=1000),
                     source: str | None = Query(None, max_length=1024)) -> DocumentList:
     """Ingested documents, ordered by path (paged)."""
-    return await _service(request).documents(offset=offset, limit=limit, source=source)
+    return await _service(request).documents(offset=offset, limit=limit, source=source, tenant=request_tenant(request))
 
 
 @router.get("/v1/documents/{doc_id}", response_model=DocumentDetail, responses=ERRORS, tags=["navigate"])
 async def document(doc_id: str, request: Request) -> DocumentDetail:
     """One document with its section tree."""
-    return await _service(request).document(doc_id)
+    return await _service(request).document(doc_id, tenant=request_tenant(request))
 
 
 @router.get("/v1/sections/{section_id}", response_model=SectionDetail, responses=ERRORS, tags=["navigate"])
 async def section(section_id: str, request: Request) -> SectionDetail:
     """A section with its ancestors, parent, children, siblings, text and chunk ids."""
-    return await _service(request).section(section_id)
+    return await _service(request).section(section_id, tenant=request_tenant(request))
 
 
 @router.get("/healthz", tags=["ops"])

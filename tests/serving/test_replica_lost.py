@@ -16,7 +16,7 @@ class LostReplicaService:
         self.exc = exc
         self.cfg = __import__("cluster.config", fromlist=["StrataConfig"]).StrataConfig()
 
-    async def search(self, body):
+    async def search(self, body, *, tenant: str):
         raise self.exc
 
 
