@@ -132,3 +132,28 @@ def test_bad_uploads_get_4xx_with_the_reason_and_nothing_is_written(setup):
     staged = {p.name for p in (data_dir / "uploads" / "default" / "uploads").iterdir()}
     assert not staged & {"logo.md", "empty.md", "blank.txt", "latin.md", "big.md", "tool.exe", "ok.md", "bad.md"}
     assert client.get("/v1/ingests/0123456789abcdef", headers=admin).status_code == 404
+
+
+def test_an_upload_lands_in_the_keys_tenant_only(setup):
+    """A tenant's admin key uploads into that tenant's index: its search finds the document, the default
+    tenant's search, navigation and delete never do, and the tenant's delete removes it."""
+    client, data_dir, admin, reader = setup
+    keys = KeyStore(data_dir)
+    _, acme_admin = keys.create("acme", ["admin"])
+    acme = {"Authorization": f"Bearer {acme_admin}"}
+    text = b"# Quillfeather\n\nThe quillfeather relay rotates its signing keys every ninety days.\n"
+    job = client.post("/v1/documents", files={"file": ("quill.md", text)}, headers=acme)
+    assert job.status_code == 202 and job.json()["tenant"] == "acme", job.text
+    done = _finished(client, acme, job.json()["id"])
+    assert done["status"] == "done", done
+    doc_id = done["files"][0]["doc_id"]
+    assert (data_dir / "uploads" / "acme" / "uploads" / "quill.md").read_bytes() == text
+
+    assert client.get(f"/v1/ingests/{job.json()['id']}", headers=admin).status_code == 404  # another tenant's job
+    hits = _search(client, acme, "How often does the quillfeather relay rotate its signing keys?")
+    assert hits and hits[0]["doc_id"] == doc_id
+    assert all(h["doc_id"] != doc_id for h in _search(client, reader, "quillfeather relay signing keys"))
+    assert client.get(f"/v1/documents/{doc_id}", headers=reader).status_code == 404
+    assert client.delete(f"/v1/documents/{doc_id}", headers=admin).status_code == 404  # not the default tenant's
+    assert client.delete(f"/v1/documents/{doc_id}", headers=acme).status_code == 200
+    assert all(h["doc_id"] != doc_id for h in _search(client, acme, "quillfeather relay signing keys"))
