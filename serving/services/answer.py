@@ -124,6 +124,9 @@ class AnswerService:
     def release(self) -> None:
         self.in_flight = max(0, self.in_flight - 1)
 
+    def _timeout_message(self) -> str:
+        return f"no answer within answer.timeout_s ({self.cfg.answer.timeout_s:g} s)"
+
     # -- public entry points -----------------------------------------------------------------------------
     async def answer(self, request: AnswerRequest) -> AnswerResponse:
         """The whole answer (no streaming)."""
@@ -131,6 +134,8 @@ class AnswerService:
         self.acquire()
         try:
             return await asyncio.wait_for(self._answer(request, None), timeout=self.cfg.answer.timeout_s)
+        except TimeoutError:  # → 504, saying which limit
+            raise TimeoutError(self._timeout_message()) from None
         finally:
             self.release()
 
@@ -154,7 +159,7 @@ class AnswerService:
                 response = await asyncio.wait_for(self._answer(request, emit), timeout=self.cfg.answer.timeout_s)
                 await queue.put(("final", response.model_dump(mode="json")))
             except asyncio.TimeoutError:
-                await queue.put(("error", {"error": "timeout", "detail": f"no answer within {self.cfg.answer.timeout_s}s"}))
+                await queue.put(("error", {"error": "timeout", "detail": self._timeout_message()}))
             except Exception as exc:  # noqa: BLE001 - reported to the client as an event
                 await queue.put(("error", {"error": type(exc).__name__, "detail": str(exc)}))
             finally:
