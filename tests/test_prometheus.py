@@ -60,7 +60,7 @@ EXEMPT = {
         "tests/test_metrics.py checks the series with a scripted writer.",
     ("strata-query", "LLM tokens per second"):
         "ray_strata_answer_tokens_total counts LLM prompt/completion tokens: generative writer only (as above).",
-    ("strata-query", "Verifications and retries", "retries"):
+    ("strata-query", "Verifications and retries", "retry"):
         "ray_strata_answer_retries_total counts generative-writer retries with a widened context; the extractive "
         "writer never retries (tests/test_metrics.py checks the series with a scripted writer).",
 }
