@@ -331,9 +331,8 @@ def test_dashboards_and_alerts_against_a_real_prometheus(prometheus, ray_session
                 empty.append(f"{board} / {title} [{legend}]: {substitute(expr)}")
             elif all(math.isnan(float(s["value"][1])) for s in data["result"]):
                 nan_only.append(f"{board} / {title} [{legend}]")
-        assert not empty, "dashboard queries without data:\n" + "\n".join(empty)
-        assert checked >= 75, checked
-        print(f"{checked} panel queries returned data; NaN-only (a rate window without increase): {nan_only}")
+        print(f"{checked - len(empty)} of {checked} panel queries returned data; NaN-only (a rate window without "
+              f"increase): {nan_only}")
 
         # 7. Every alert expression is accepted by the query API (promtool checks the file above), and the two
         #    alerts this run provokes fire.
@@ -347,10 +346,12 @@ def test_dashboards_and_alerts_against_a_real_prometheus(prometheus, ray_session
             if all(states.get(name) == "firing" for name in wanted):
                 break
             time.sleep(1)
-        assert all(states.get(name) == "firing" for name in wanted), states
-        # nothing else should fire on a healthy run
-        assert {n for n, s in states.items() if s == "firing"} <= wanted | {"RayNodeMemoryHigh"}, states
         print(f"alerts: {states}; test took {time.monotonic() - t0:.0f} s")
+        assert not empty, "dashboard queries without data:\n" + "\n".join(empty)
+        assert checked >= 75, checked
+        assert all(states.get(name) == "firing" for name in wanted), states
+        # nothing else fires on this healthy run (node memory depends on the machine, not on Strata)
+        assert {n for n, s in states.items() if s == "firing"} <= wanted | {"RayNodeMemoryHigh"}, states
     finally:
         serve.delete(cfg.serve.app_name)
         serve.shutdown()
