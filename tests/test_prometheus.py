@@ -11,7 +11,7 @@ under the running replicas. Prometheus (Debian's package, unpacked by ``scripts/
   ``success`` and a non-empty result — except the short, justified list in :data:`EXEMPT`;
 * every alert rule must pass ``promtool check rules`` and its expression must be accepted by the query API;
 * two alerts must actually fire: ``StrataIngestFailureRatioHigh`` (the 20 corrupt files; the rule as
-  shipped, it has no ``for:``) and ``StrataQueryErrorRatioHigh`` (the 503s before the first ingest).
+  shipped, it has no ``for:``) and ``StrataQueryServerErrorsHigh`` (the 503s before the first ingest).
   Prometheus loads a COPY of the rules with every ``for:`` set to ``0s`` (a 5-minute ``for:`` cannot
   elapse in a 3-minute test); the expressions are the shipped ones.
 
@@ -338,7 +338,7 @@ def test_dashboards_and_alerts_against_a_real_prometheus(prometheus, ray_session
         #    alerts this run provokes fire.
         for rule in prom.rules:
             prom.query(rule["expr"])
-        wanted = {"StrataIngestFailureRatioHigh", "StrataQueryErrorRatioHigh"}
+        wanted = {"StrataIngestFailureRatioHigh", "StrataQueryServerErrorsHigh"}
         deadline = time.monotonic() + 60
         states: dict[str, str] = {}
         while time.monotonic() < deadline:
