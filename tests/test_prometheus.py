@@ -311,16 +311,31 @@ def test_dashboards_and_alerts_against_a_real_prometheus(prometheus, ray_session
                 break
             assert time.monotonic() < deadline, "the replicas did not pick up the second ingest"
             time.sleep(1)
-        for query in queries[:4]:  # traffic after the switch
-            _post(url, "/v1/search", {"query": query, "top_k": 3, "use_cache": False})
+        # 5. A second round of the same load once Prometheus holds the first one: a counter or histogram series
+        #    that first appears with its whole value is flat to rate(), so without it the latency panels would
+        #    be NaN. Answers bypass the answer cache so they are recorded again.
+        for expr in ('ray_strata_query_stage_seconds_count{stage="total"}', 'ray_strata_answer_requests_total',
+                     'ray_strata_query_candidates_count'):
+            prom.wait_for(f"count_over_time({expr}[5m]) > 2", timeout=60)
+        for query in queries:
+            assert _post(url, "/v1/search", {"query": query, "top_k": 5, "use_cache": False}).status_code == 200
+        for query in queries[:3]:
+            assert _post(url, "/v1/context", {"query": query, "budget_tokens": 600, "use_cache": False}).status_code == 200
+        for question in ("Which epoll flag requests edge-triggered notification?",
+                         "What is the boiling point of mercury in kelvin?"):
+            assert _post(url, "/v1/answer", {"question": question, "use_cache": False}).status_code == 200
 
-        # 5. Prometheus has the run: wait for the slowest series (exported every few seconds by Ray).
-        for expr in ("ray_strata_index_version_changes_total", "ray_strata_lance_rows",
-                     'ray_strata_answer_requests_total{outcome="refused"}', "ray_strata_query_errors_total",
-                     'ray_strata_ingest_failures_total{reason="malformed"}'):
-            prom.wait_for(expr, timeout=60)
+        # 6. Prometheus has the run: every series present with a few samples (increase() needs two), the second
+        #    round's increases visible.
+        for expr in ("ray_strata_index_version_changes_total", "ray_strata_lance_rows", "ray_strata_lance_fragments",
+                     "ray_strata_lance_unindexed_rows", 'ray_strata_answer_requests_total{outcome="refused"}',
+                     "ray_strata_query_errors_total", 'ray_strata_ingest_failures_total{reason="malformed"}'):
+            prom.wait_for(f"count_over_time({expr}[5m]) > 2", timeout=60)
+        for expr in ('ray_strata_query_stage_seconds_count{stage="total"}', 'ray_strata_answer_seconds_count',
+                     'ray_strata_answer_requests_total{outcome="refused"}', 'ray_strata_query_candidates_count'):
+            prom.wait_for(f"sum(increase({expr}[5m])) > 0", timeout=60)
 
-        # 6. Every dashboard query returns data (or is exempt, with its reason).
+        # 7. Every dashboard query returns data (or is exempt, with its reason), and a number, not NaN.
         empty, checked, nan_only = [], 0, []
         for board, title, legend, expr in panel_queries():
             data = prom.query(substitute(expr))  # asserts status success
@@ -330,11 +345,11 @@ def test_dashboards_and_alerts_against_a_real_prometheus(prometheus, ray_session
             if not data["result"]:
                 empty.append(f"{board} / {title} [{legend}]: {substitute(expr)}")
             elif all(math.isnan(float(s["value"][1])) for s in data["result"]):
-                nan_only.append(f"{board} / {title} [{legend}]")
+                nan_only.append(f"{board} / {title} [{legend}]: {substitute(expr)}")
         print(f"{checked - len(empty)} of {checked} panel queries returned data; NaN-only (a rate window without "
               f"increase): {nan_only}")
 
-        # 7. Every alert expression is accepted by the query API (promtool checks the file above), and the two
+        # 8. Every alert expression is accepted by the query API (promtool checks the file above), and the two
         #    alerts this run provokes fire.
         for rule in prom.rules:
             prom.query(rule["expr"])
@@ -348,6 +363,7 @@ def test_dashboards_and_alerts_against_a_real_prometheus(prometheus, ray_session
             time.sleep(1)
         print(f"alerts: {states}; test took {time.monotonic() - t0:.0f} s")
         assert not empty, "dashboard queries without data:\n" + "\n".join(empty)
+        assert not nan_only, "dashboard queries that are NaN:\n" + "\n".join(nan_only)
         assert checked >= 75, checked
         assert all(states.get(name) == "firing" for name in wanted), states
         # nothing else fires on this healthy run (node memory depends on the machine, not on Strata)

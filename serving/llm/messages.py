@@ -21,20 +21,20 @@ import re
 # The prompt's own tags (and role names a model may read as a turn), with spaces, any case, or a
 # full-width / small "<" look-alike in front. Zero-width and other invisible format characters are
 # removed first, so "<\u200b/passage>" cannot slip through.
-_TAG = re.compile(r"[<＜﹤]\s*(/?)\s*(passages?|question|answer|system|user|assistant)\b", re.IGNORECASE)
-_INVISIBLE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
+PROMPT_TAGS = re.compile(r"[<＜﹤]\s*(/?)\s*(passages?|question|answer|system|user|assistant)\b", re.IGNORECASE)
+INVISIBLE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
 # Chat-template control tokens of common instruct models (ChatML, Llama 2/3, Mistral, Gemma, Phi):
 # tokenizers turn these strings into real special tokens unless told otherwise.
-_CONTROL = re.compile(r"<\|[^|<>\n]{1,40}\|>|<</?SYS>>|\[/?INST\]|</?s>|<(?:start|end)_of_turn>", re.IGNORECASE)
+CONTROL_TOKENS = re.compile(r"<\|[A-Za-z][\w.:/-]{0,38}\|>|<</?SYS>>|\[/?INST\]|</?s>|<(?:start|end)_of_turn>", re.IGNORECASE)
 _ANGLE = str.maketrans({"<": "‹", ">": "›", "[": "⁅", "]": "⁆"})
 
 
 def defuse(text: str) -> str:
     """Neutralise tags inside retrieved text so it cannot close or open a passage block, or fake a
     chat turn (its meaning stays readable: only the brackets change)."""
-    text = _INVISIBLE.sub("", text)
-    text = _CONTROL.sub(lambda m: m.group(0).translate(_ANGLE), text)
-    return _TAG.sub(lambda m: "‹" + m.group(1) + m.group(2), text)
+    text = INVISIBLE.sub("", text)
+    text = CONTROL_TOKENS.sub(lambda m: m.group(0).translate(_ANGLE), text)
+    return PROMPT_TAGS.sub(lambda m: "‹" + m.group(1) + m.group(2), text)
 
 
 def defuse_attribute(text: str) -> str:

@@ -46,6 +46,7 @@ from serving.answer.extractive import (
     resolve_answerability,
 )
 from serving.answer.forms import JudgeForm, WriterForm
+from serving.answer.injection import withhold_instructions
 from serving.answer.prompts import is_no_answer, judge_messages, writer_text_messages
 from serving.answer.span import answer_span, expected_type, holds_value
 from serving.answer.verify import check_answer, final_verdict
@@ -211,6 +212,9 @@ class AnswerService:
                 query=request.question, top_k=request.top_k or settings.top_k, budget_tokens=budget,
                 filters=request.filters, expansion=expansion, awareness=True if attempt else None,
                 window=1 + attempt if expansion == "window" else None, use_cache=request.use_cache), hints)
+        # sentences that instruct the reader (prompt markup, "ignore previous instructions") are never evidence
+        passages = [p.model_copy(update={"text": withhold_instructions(p.text)}) for p in context.passages]
+        context = context.model_copy(update={"passages": [p for p in passages if p.text.strip()]})
         return context, expansion or "route", budget
 
     async def _extract(self, question: str, passages: list[Passage], run: "_Run") -> ExtractiveAnswer:
