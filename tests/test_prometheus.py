@@ -299,7 +299,10 @@ def test_dashboards_and_alerts_against_a_real_prometheus(prometheus, ray_session
         assert _post(url, "/v1/search", {"query": ""}).status_code == 422
         assert _post(url, "/v1/search", {"query": "x", "filters": {"section_id": "nope"}}).status_code == 404
 
-        # 4. A second ingest under the running replicas: a new index version (index_version_changes_total).
+        # 4. A second ingest under the running replicas: a new index version (index_version_changes_total). It
+        #    waits until Prometheus holds the first ingest's series, so that its commit is an increase to rate().
+        for expr in ('ray_strata_ingest_stage_seconds_count{stage="write"}', "ray_strata_writer_batch_rows_count"):
+            prom.wait_for(f"count_over_time({expr}[5m]) > 2", timeout=60)
         fresh = tmp_path / "fresh"
         fresh.mkdir()
         (fresh / "fresh.md").write_text("# Fresh\n\nThe quokka zebrafish interoperability layer was added today.\n")
@@ -366,8 +369,12 @@ def test_dashboards_and_alerts_against_a_real_prometheus(prometheus, ray_session
         assert not nan_only, "dashboard queries that are NaN:\n" + "\n".join(nan_only)
         assert checked >= 75, checked
         assert all(states.get(name) == "firing" for name in wanted), states
-        # nothing else fires on this healthy run (node memory depends on the machine, not on Strata)
-        assert {n for n, s in states.items() if s == "firing"} <= wanted | {"RayNodeMemoryHigh"}, states
+        # Nothing else fires, except: StrataQueryNoSuccessfulRequests is TRUE during the no-index phase (every /v1
+        # request failed) and may still be firing when the proxy's later 2xx counts have not been exported yet;
+        # in production its `for: 5m` (zeroed here) keeps a short outage like that one quiet. Node memory depends
+        # on the machine, not on Strata.
+        allowed = wanted | {"StrataQueryNoSuccessfulRequests", "RayNodeMemoryHigh"}
+        assert {n for n, s in states.items() if s == "firing"} <= allowed, states
     finally:
         serve.delete(cfg.serve.app_name)
         serve.shutdown()
