@@ -96,8 +96,8 @@ def candidate_lists(s: EvalSet, depth: int) -> tuple[dict[str, dict], dict[str, 
 
     cfg = scripted_config(s.data_dir)
     index = IndexHandle(cfg)
-    view = index.get()
-    retriever, encoder, judge = HybridRetriever(view), QueryEncoder.load(cfg), CrossEncoderJudge(cfg, index)
+    view = index.get("default")
+    retriever, encoder, judge = HybridRetriever(view), QueryEncoder.load(cfg), CrossEncoderJudge(cfg).for_view(view)
     path_to_id = corpus_paths(ds.corpus)
     docs = view.store.scan("documents", ["doc_id", "path", "source"]).to_pylist()
     corpus_of = {d["doc_id"]: path_to_id.get(d["path"]) for d in docs if d["source"] == s.source}
@@ -106,7 +106,7 @@ def candidate_lists(s: EvalSet, depth: int) -> tuple[dict[str, dict], dict[str, 
     with cache.open("w") as fh:
         for q in qids:
             text = ds.queries[q]
-            vector = encoder.encode([text])[0]
+            vector = encoder.encode([text], tenant="default")[0]
             row = {"qid": q, "text": text,
                    "bm25": [(c, corpus_of.get(d), sc) for c, d, sc in retriever.bm25(text, depth, ResolvedFilters())],
                    "dense": [(c, corpus_of.get(d), sc) for c, d, sc in retriever.dense(vector, depth, ResolvedFilters())]}

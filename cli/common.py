@@ -25,6 +25,23 @@ def log_file_of(ctx: click.Context) -> Path | None:
     return (root.obj or {}).get("log_file") if isinstance(root.obj, dict) else None
 
 
+def _tenant(_ctx, param, value):
+    from cluster.tenants import validate_tenant
+
+    try:
+        return validate_tenant(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param=param) from exc
+
+
+def tenant_option(func):
+    """``--tenant NAME``: the tenant whose index the command reads or writes (default: the default tenant)."""
+    from cluster.tenants import DEFAULT_TENANT
+
+    return click.option("--tenant", default=DEFAULT_TENANT, show_default=True, callback=_tenant,
+                        help="the tenant whose index this acts on (each tenant's data is isolated)")(func)
+
+
 def csv_of(kind: type):
     """A click callback parsing ``a,b,c`` into a tuple of ``kind`` (empty string → empty tuple)."""
     def parse(_ctx, param, value):

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from cli.common import config_of, csv_of
+from cli.common import config_of, csv_of, tenant_option
 from cluster import logs
 
 
@@ -38,12 +38,13 @@ def eval_group() -> None:
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="report directory (default: <data_dir>/eval/<source>-<split>)")
 @click.option("--ingest/--no-ingest", default=True, show_default=True, help="ingest the corpus first (idempotent)")
+@tenant_option
 @click.pass_context
 def eval_retrieval(ctx: click.Context, beir_dir: str, split: str | None, queries_file: str | None,
                    max_queries: int | None, configs: tuple[str, ...] | None, top_k_sweep: tuple[int, ...],
                    sweep_configs: tuple[str, ...] | None, bm25_weights: tuple[float, ...],
                    context_budget: int | None, source: str | None, corpus_dir: str | None, out_dir: str | None,
-                   ingest: bool) -> None:
+                   ingest: bool, tenant: str) -> None:
     """nDCG@10, recall@10/100, MRR@10 of each configuration on a BEIR directory (corpus.jsonl,
     queries.jsonl, qrels/*.tsv), through the serving code path; writes report.json/.md/.png."""
     from cluster.models.manifest import EmbedderMismatchError
@@ -56,7 +57,8 @@ def eval_retrieval(ctx: click.Context, beir_dir: str, split: str | None, queries
                        max_queries=max_queries, configs=configs or None, top_k_sweep=top_k_sweep,
                        sweep_configs=sweep_configs or None,
                        bm25_weights=bm25_weights, out_dir=Path(out_dir) if out_dir else None, ingest=ingest,
-                       source=source, corpus_dir=Path(corpus_dir) if corpus_dir else None, context_budget=context_budget)
+                       source=source, corpus_dir=Path(corpus_dir) if corpus_dir else None, context_budget=context_budget,
+                       tenant=tenant)
     try:
         _, paths = run_retrieval_job(cfg, job, progress=click.echo)
     except (EmbedderMismatchError, FileNotFoundError, IndexNotReady, ValueError, RuntimeError) as exc:
@@ -71,9 +73,10 @@ def eval_retrieval(ctx: click.Context, beir_dir: str, split: str | None, queries
 @click.option("--max-questions", type=click.IntRange(1), default=None, help="only the first N questions")
 @click.option("--url", default=None, help="evaluate a running Strata Serve app (e.g. http://127.0.0.1:8000) "
               "instead of an in-process answer pipeline")
+@tenant_option
 @click.pass_context
 def eval_answers(ctx: click.Context, qa_file: str, out_dir: str | None, max_questions: int | None,
-                 url: str | None) -> None:
+                 url: str | None, tenant: str) -> None:
     """Answer a JSONL QA set with the LLM answer pipeline and score it: exact match, token F1, contains,
     citation precision, refusal accuracy, latency (format: offline/eval/qa_format.py); writes
     answers-report.json/.md."""
@@ -82,11 +85,13 @@ def eval_answers(ctx: click.Context, qa_file: str, out_dir: str | None, max_ques
     from offline.eval.qa_format import QAFormatError
     from serving.index.handle import IndexNotReady
 
+    if url is not None and tenant != "default":
+        raise click.UsageError("--tenant applies in-process; a running app takes the tenant from the API key")
     if url is None and config_of(ctx).answer.writer_kind == "llm":
         logs.redirect_native_stderr()  # vLLM's engine process: its output into the log file
     try:
         report, paths = run_answer_eval(config_of(ctx), Path(qa_file), out_dir=Path(out_dir) if out_dir else None,
-                                        max_questions=max_questions, progress=click.echo, url=url)
+                                        max_questions=max_questions, progress=click.echo, url=url, tenant=tenant)
     except ImportError as exc:
         raise click.ClickException(f"the LLM answer pipeline is not available: {exc}") from exc
     except (QAFormatError, EmbedderMismatchError, FileNotFoundError, IndexNotReady, RuntimeError) as exc:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from cli.common import config_of
+from cli.common import config_of, tenant_option
 from cluster.config import StrataConfig
 
 
@@ -21,38 +21,52 @@ from cluster.config import StrataConfig
 @click.option("--prune", is_flag=True, help="delete documents of this source that no longer exist on disk")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None, help="write the report as JSON")
 @click.option("--no-progress", is_flag=True, help="no progress bar")
+@tenant_option
 @click.pass_context
 def ingest(ctx: click.Context, path: str, source: str | None, prune: bool, report_path: str | None,
-           no_progress: bool) -> None:
-    """Ingest a file or directory tree (idempotent; resumes after a crash)."""
+           no_progress: bool, tenant: str) -> None:
+    """Ingest a file or directory tree into a tenant's index (idempotent; resumes after a crash)."""
     cfg = config_of(ctx)
     if no_progress:
         cfg.ingest.progress = False
-    report = run_ingest_command(cfg, path, source=source, prune=prune)
+    report = run_ingest_command(cfg, path, source=source, prune=prune, tenant=tenant)
     click.echo(report.summary())
     if report_path:
         Path(report_path).write_text(json.dumps(report.to_dict(), indent=2))
 
 
-def run_ingest_command(cfg: StrataConfig, path: str, *, source: str | None, prune: bool):
+def run_ingest_command(cfg: StrataConfig, path: str, *, source: str | None, prune: bool, tenant: str = "default"):
     from cluster.models.manifest import EmbedderMismatchError
     from pipelines.ingest import run_ingest
 
     if not Path(path).exists():
         raise click.ClickException(f"corpus path does not exist: {path}")
     try:
-        return run_ingest(cfg, path, source=source, prune=prune)
+        return run_ingest(cfg, path, source=source, prune=prune, tenant=tenant)
     except (EmbedderMismatchError, FileNotFoundError, RuntimeError) as exc:
         raise click.ClickException(str(exc)) from exc
+
+
+def _require_index(cfg: StrataConfig, tenant: str) -> None:
+    """Refuse (rather than create an empty index) when ``tenant`` has no index: a mistyped name."""
+    from cluster.store.lance_store import LanceStore
+    from cluster.tenants import DEFAULT_TENANT, tenant_config
+
+    storage = tenant_config(cfg, tenant).storage
+    if not LanceStore.exists(storage):
+        who = "" if tenant == DEFAULT_TENANT else f" of tenant {tenant!r}"
+        raise click.ClickException(f"no index{who} at {storage.lance_location}: nothing to change")
 
 
 @click.command()
 @click.argument("doc_ids", nargs=-1)
 @click.option("--path", "paths", multiple=True, help="relative path of a document (with --source)")
 @click.option("--source", default=None, help="source label used at ingest (default: matches any source)")
+@tenant_option
 @click.pass_context
-def delete(ctx: click.Context, doc_ids: tuple[str, ...], paths: tuple[str, ...], source: str | None) -> None:
-    """Delete documents (by id, or by --path) from LanceDB and the BM25 index."""
+def delete(ctx: click.Context, doc_ids: tuple[str, ...], paths: tuple[str, ...], source: str | None,
+           tenant: str) -> None:
+    """Delete a tenant's documents (by id, or by --path) from LanceDB and the BM25 index."""
     from cluster.store.lance_store import sql_in
     from cluster.store.schema import DOCUMENTS
     from pipelines.delete import delete_documents
@@ -60,7 +74,8 @@ def delete(ctx: click.Context, doc_ids: tuple[str, ...], paths: tuple[str, ...],
 
     if not doc_ids and not paths:
         raise click.UsageError("give document ids or --path")
-    _, store, bm25 = open_index_for_write(config_of(ctx))
+    _require_index(config_of(ctx), tenant)
+    _, store, bm25 = open_index_for_write(config_of(ctx), tenant)
     ids = list(doc_ids)
     if paths:
         where = sql_in("path", paths) + (f" AND {sql_in('source', [source])}" if source else "")
@@ -75,12 +90,14 @@ def delete(ctx: click.Context, doc_ids: tuple[str, ...], paths: tuple[str, ...],
 
 
 @click.command()
+@tenant_option
 @click.pass_context
-def maintain(ctx: click.Context) -> None:
+def maintain(ctx: click.Context, tenant: str) -> None:
     """Compact fragments, build or refresh indexes, remove old table versions (schedule it, e.g. nightly)."""
     from pipelines.ingest import open_index_for_write
 
-    _, store, bm25 = open_index_for_write(config_of(ctx))
+    _require_index(config_of(ctx), tenant)
+    _, store, bm25 = open_index_for_write(config_of(ctx), tenant)
     try:
         bm25.open_writer()  # the single-writer lock: never maintain while an ingest is writing
     except RuntimeError as exc:
@@ -93,23 +110,29 @@ def maintain(ctx: click.Context) -> None:
 
 
 @click.command()
+@tenant_option
 @click.pass_context
-def stats(ctx: click.Context) -> None:
-    """Row, fragment and index statistics of the index."""
+def stats(ctx: click.Context, tenant: str) -> None:
+    """Row, fragment and index statistics of a tenant's index (and the tenants that have one)."""
     from cluster.models.registry import resolve_embedder
     from cluster.store.bm25 import Bm25Index
     from cluster.store.lance_store import LanceStore
     from cluster.store.schema import CHUNKS, DOCUMENTS, SECTIONS
+    from cluster.tenants import list_tenants, tenant_config
 
-    cfg = config_of(ctx)
+    root = config_of(ctx)
+    cfg = tenant_config(root, tenant)
     try:
         store = LanceStore.open(cfg.storage, dim=resolve_embedder(cfg.models).manifest.dim)
         bm25 = Bm25Index(cfg.storage.bm25_path)
     except FileNotFoundError as exc:
-        raise click.ClickException(str(exc)) from exc
+        hint = "" if tenant == "default" else f" (tenant {tenant!r}: `strata ingest PATH --tenant {tenant}`)"
+        raise click.ClickException(f"{exc}{hint}") from exc
     out = {name: store.stats(name).__dict__ for name in (DOCUMENTS, SECTIONS, CHUNKS)}
     out["bm25_docs"] = bm25.num_docs()
     manifest = store.embedder_manifest()
     out["embedder"] = manifest.fingerprint if manifest else None
     out["vector_index"] = store.has_vector_index(CHUNKS)
+    out["tenant"] = tenant
+    out["tenants"] = list_tenants(root.storage)
     click.echo(json.dumps(out, indent=2))

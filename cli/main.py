@@ -10,6 +10,7 @@ lives in its own module (``cli/index.py``, ``query.py``, ``models.py``, ``eval.p
     strata delete --path python-tutorial/errors.rst.txt
     strata eval retrieval ../shared/data/scifact --split train   # nDCG/recall/MRR per configuration
     strata eval answers bench/data/answers-dev.jsonl              # EM/F1/citations/refusals of LLM answers
+    strata keys create --tenant acme --scope search,answer   # an API key (printed once)
     strata maintain | strata stats | strata config | strata demo
 """
 
@@ -20,7 +21,7 @@ import sys
 
 import click
 
-from cli import demo, index, models, query, reranker
+from cli import demo, index, keys, models, query, reranker
 from cli import eval as eval_commands
 from cli.common import config_of, log_file_of
 from cluster import logs
@@ -79,7 +80,8 @@ def show_config(ctx: click.Context) -> None:
 
 
 for command in (index.ingest, index.delete, index.maintain, index.stats, query.search, query.context, query.ask,
-                query.serve_app, models.models, eval_commands.eval_group, reranker.reranker_group, demo.demo):
+                query.serve_app, keys.keys_group, models.models, eval_commands.eval_group, reranker.reranker_group,
+                demo.demo):
     main.add_command(command)
 
 

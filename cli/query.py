@@ -9,16 +9,16 @@ import os
 
 import click
 
-from cli.common import config_of
+from cli.common import config_of, tenant_option
 from cluster import logs
 
 
-def _pipeline(ctx: click.Context):
+def _pipeline(ctx: click.Context, tenant: str):
     from cluster.models.manifest import EmbedderMismatchError
     from serving.services.local import SearchPipeline
 
     try:
-        return SearchPipeline(config_of(ctx))
+        return SearchPipeline(config_of(ctx), tenant=tenant)
     except (EmbedderMismatchError, FileNotFoundError) as exc:
         raise click.ClickException(str(exc)) from exc
 
@@ -32,14 +32,15 @@ MODES = ["auto", "bm25", "vector", "hybrid", "hybrid+awareness"]
               help="auto: the router picks (lexical / hybrid / hybrid+awareness)")
 @click.option("-k", "--top-k", default=5, show_default=True, type=click.IntRange(1, 1000))
 @click.option("--json", "as_json", is_flag=True)
+@tenant_option
 @click.pass_context
-def search(ctx: click.Context, query: str, mode: str, top_k: int, as_json: bool) -> None:
+def search(ctx: click.Context, query: str, mode: str, top_k: int, as_json: bool, tenant: str) -> None:
     """Search the index in-process (the same code path as POST /v1/search)."""
     from serving.index.handle import IndexNotReady
     from serving.protocol import LimitError, SearchRequest
 
     try:
-        response = _pipeline(ctx).search(SearchRequest(query=query, top_k=top_k, mode=mode))  # type: ignore[arg-type]
+        response = _pipeline(ctx, tenant).search(SearchRequest(query=query, top_k=top_k, mode=mode))  # type: ignore[arg-type]
     except (IndexNotReady, LimitError, ValueError) as exc:
         raise click.ClickException(str(exc)) from exc
     if as_json:
@@ -60,15 +61,16 @@ def search(ctx: click.Context, query: str, mode: str, top_k: int, as_json: bool)
 @click.option("--budget", "budget_tokens", default=None, type=click.IntRange(16, 200_000), help="token budget")
 @click.option("--expansion", type=click.Choice(["window", "heading", "section"]), default=None)
 @click.option("--json", "as_json", is_flag=True)
+@tenant_option
 @click.pass_context
 def context(ctx: click.Context, query: str, mode: str, top_k: int, budget_tokens: int | None,
-            expansion: str | None, as_json: bool) -> None:
+            expansion: str | None, as_json: bool, tenant: str) -> None:
     """Build an LLM context pack in-process (the same code path as POST /v1/context)."""
     from serving.index.handle import IndexNotReady
     from serving.protocol import ContextRequest, LimitError
 
     try:
-        response = _pipeline(ctx).context(ContextRequest(query=query, top_k=top_k, mode=mode,  # type: ignore[arg-type]
+        response = _pipeline(ctx, tenant).context(ContextRequest(query=query, top_k=top_k, mode=mode,  # type: ignore[arg-type]
                                                          budget_tokens=budget_tokens, expansion=expansion))
     except (IndexNotReady, LimitError, ValueError) as exc:
         raise click.ClickException(str(exc)) from exc
@@ -183,9 +185,10 @@ def _show_event(kind: str | None, data: dict, as_json: bool, streamed: dict | No
 @click.option("--url", default=None, help="ask a running Strata Serve app (e.g. http://127.0.0.1:8000) "
                                           "instead of starting the models in this process")
 @click.option("--json", "as_json", is_flag=True)
+@tenant_option
 @click.pass_context
 def ask(ctx: click.Context, question: str, top_k: int | None, budget_tokens: int | None, stream: bool,
-        no_llm_analysis: bool, url: str | None, as_json: bool) -> None:
+        no_llm_analysis: bool, url: str | None, as_json: bool, tenant: str) -> None:
     """Answer a question with cited, verified passages — or refuse (same code path as POST /v1/answer)."""
     from pydantic import ValidationError
 
@@ -195,6 +198,8 @@ def ask(ctx: click.Context, question: str, top_k: int | None, budget_tokens: int
     body = {"question": question, "top_k": top_k, "budget_tokens": budget_tokens,
             "llm_analysis": False if no_llm_analysis else None}
     if url:
+        if tenant != "default":
+            raise click.UsageError("--tenant applies in-process; a running app takes the tenant from the API key")
         _ask_http(url, body, stream, as_json)
         return
     try:
@@ -208,7 +213,7 @@ def ask(ctx: click.Context, question: str, top_k: int | None, budget_tokens: int
         click.echo("starting the writer/verifier model (vLLM)…", err=True)
         logs.redirect_native_stderr()  # vLLM's engine process: its output into the log file
     try:
-        with AnswerPipeline(cfg) as pipe:
+        with AnswerPipeline(cfg, tenant=tenant) as pipe:
             if stream:
                 streamed: dict = {}
                 for kind, data in pipe.events(request):
@@ -220,13 +225,55 @@ def ask(ctx: click.Context, question: str, top_k: int | None, budget_tokens: int
         raise click.ClickException(str(exc)) from exc
 
 
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` only accepts connections from this machine.
+
+    >>> [is_loopback(h) for h in ("127.0.0.1", "localhost", "::1", "0.0.0.0", "10.0.0.5", "example.com")]
+    [True, True, True, False, False, False]
+    """
+    import ipaddress
+
+    if host.strip("[]").lower() in ("localhost", "localhost.localdomain", "ip6-localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False  # a name that may resolve to any interface: not loopback
+
+
+def check_exposure(cfg, host: str | None, insecure: bool) -> str:
+    """Refuse to serve an open API (no keys, ``serve.auth = "auto"``) on a non-loopback address
+    unless ``--insecure``; returns what the API demands, in words."""
+    from cluster.security.keys import KeyStore, KeyStoreError
+
+    host = host or cfg.serve.host
+    try:
+        has_keys = KeyStore(cfg.storage.data_dir).has_keys()
+    except KeyStoreError as exc:
+        raise click.ClickException(str(exc)) from exc
+    if has_keys or cfg.serve.auth == "required":
+        return "API keys: required" + ("" if has_keys else " (none exist yet: `strata keys create`)")
+    if is_loopback(host):
+        return "API keys: off"
+    if insecure:
+        return f"API keys: off, open on {host} (--insecure)"
+    raise click.ClickException(
+        f"refusing to serve on {host} without authentication: there are no API keys for this index "
+        f"({cfg.storage.data_dir}) and serve.auth is \"auto\", so anyone who can reach the port could query "
+        "it and upload or delete documents. Create a key first (`strata keys create --tenant default "
+        "--scope admin`), or pass --insecure to serve it open anyway (or use a loopback --host).")
+
+
 @click.command("serve")
 @click.option("--host", default=None, help="HTTP host (default: serve.host)")
 @click.option("--port", default=None, type=click.IntRange(1, 65535), help="HTTP port (default: serve.port)")
 @click.option("--detach", is_flag=True, help="return once deployed (only useful with a long-lived cluster: RAY_ADDRESS)")
+@click.option("--insecure", is_flag=True, help="allow a non-loopback --host without API keys (anyone who can reach "
+                                               "the port can read and, with uploads, write the index)")
 @click.pass_context
-def serve_app(ctx: click.Context, host: str | None, port: int | None, detach: bool) -> None:
+def serve_app(ctx: click.Context, host: str | None, port: int | None, detach: bool, insecure: bool) -> None:
     """Run the query application on Ray Serve (embedded Ray, or the cluster in RAY_ADDRESS)."""
+    auth = check_exposure(config_of(ctx), host, insecure)
     if detach and not (config_of(ctx).ray.address or os.environ.get("RAY_ADDRESS")):
         raise click.ClickException(
             "--detach needs a long-lived Ray cluster (RAY_ADDRESS or ray.address): without one, `strata serve` "
@@ -245,7 +292,7 @@ def serve_app(ctx: click.Context, host: str | None, port: int | None, detach: bo
     init_ray(cfg.ray)
     t0 = time.monotonic()
     click.echo(f"starting the Strata app (answers: {cfg.answer.writer_kind if cfg.answer.enabled else 'off'}, "
-               f"rerank: {'on' if cfg.rerank.enabled else 'off'}; up to {cfg.serve.start_timeout_s:.0f} s)…")
+               f"rerank: {'on' if cfg.rerank.enabled else 'off'}, {auth}; up to {cfg.serve.start_timeout_s:.0f} s)…")
     try:
         url = deploy(cfg, host=host, port=port, say=lambda line: click.echo(f"  {line}"))
     except (ResourceShortfall, StartTimeout, RuntimeError) as exc:

@@ -302,6 +302,9 @@ class AnswerConfig(BaseModel):
     cache_size: int = Field(500, ge=0, description="answers kept (keyed by question, index version, configuration)")
     timeout_s: float = Field(180.0, gt=0, description="per-request limit (504 after it)")
     max_concurrent: int = Field(8, ge=1, description="answers in flight per ingress replica; more get 429")
+    max_concurrent_per_key: int = Field(4, ge=1, description="answers in flight per API key and ingress replica; "
+                                                             "more get 429 (keys only: unauthenticated requests "
+                                                             "share answer.max_concurrent)")
     retry_after_s: int = Field(5, ge=1, description="Retry-After of a 429")
 
     @property
@@ -350,9 +353,25 @@ class ServeConfig(BaseModel):
     embedding_cache_size: int = Field(10_000, ge=0, description="query embeddings kept (keyed by model fingerprint)")
     result_cache_size: int = Field(2_000, ge=0, description="responses kept (keyed by index version + request)")
     refresh_interval_s: float = Field(2.0, ge=0, description="how often replicas look for a new index version")
+    max_open_tenants: int = Field(256, ge=1, description="tenant indexes a replica keeps open (least recently "
+                                                        "used closed beyond; reopening one costs a few ms)")
     request_timeout_s: float = Field(30.0, gt=0)
     start_timeout_s: float = Field(600.0, gt=0, description="`strata serve` gives up (and says what it waited for) "
                                                             "when the app is not running after this long")
+    auth: Literal["auto", "required"] = Field(
+        "auto", description="API keys on /v1/*: auto = required as soon as the index's key file holds a key "
+                            "(`strata keys create`; revoked ones count), required = always (no key: every /v1 "
+                            "request gets 401); /healthz, /readyz and the OpenAPI docs stay open")
+    rate_limit_per_s: float = Field(20.0, ge=0, description="requests/s per API key without its own --rate (token "
+                                                             "bucket, burst 2× the rate, at least 1), per ingress "
+                                                             "replica; 0: unlimited. Unauthenticated requests are "
+                                                             "not limited")
+    max_body_bytes: int = Field(1_048_576, ge=1024, description="largest request body (413 beyond), checked from "
+                                                                 "Content-Length and while the body streams in; "
+                                                                 "uploads use max_upload_bytes")
+    max_upload_bytes: int = Field(100_000_000, ge=1024, description="largest POST /v1/documents body (all files); "
+                                                                     "each file is also capped by ingest.max_file_bytes")
+    max_upload_files: int = Field(100, ge=1, description="files per POST /v1/documents")
 
 
 class RayConfig(BaseModel):

@@ -19,6 +19,7 @@ from cluster.store.embed_cache import EmbeddingCache
 from cluster.store.journal import IngestJournal
 from cluster.store.lance_store import LanceStore
 from cluster.store.schema import CHUNKS, DOCUMENTS, SECTIONS
+from cluster.tenants import DEFAULT_TENANT, tenant_config
 from cluster.telemetry.tracing import setup_tracing, span
 from pipelines.delete import delete_documents
 from pipelines.progress import IngestProgress
@@ -29,8 +30,9 @@ from pipelines.stages.embed import EmbedDocuments
 from pipelines.stages.parse_chunk import parse_chunk_batch
 
 
-def open_index_for_write(cfg: StrataConfig):
-    """Open (creating if needed) the index for writing; refuses a different embedder."""
+def open_index_for_write(cfg: StrataConfig, tenant: str = DEFAULT_TENANT):
+    """Open (creating if needed) ``tenant``'s index for writing; refuses a different embedder."""
+    cfg = tenant_config(cfg, tenant)
     resolved = resolve_embedder(cfg.models)
     store = LanceStore.open(cfg.storage, dim=resolved.manifest.dim, create=True)
     store.bind_embedder(resolved.manifest, action="append to this index")
@@ -38,11 +40,16 @@ def open_index_for_write(cfg: StrataConfig):
     return resolved, store, bm25
 
 
-def run_ingest(cfg: StrataConfig, path: str | Path, *, source: str | None = None, prune: bool = False) -> IngestReport:
-    """Ingest every matching file under ``path`` into the configured index (idempotent, resumable)."""
+def run_ingest(cfg: StrataConfig, path: str | Path, *, source: str | None = None, prune: bool = False,
+               tenant: str = DEFAULT_TENANT) -> IngestReport:
+    """Ingest every matching file under ``path`` into ``tenant``'s index (idempotent, resumable).
+
+    Each tenant has its own index (:func:`cluster.tenants.tenant_config`): its own tables, BM25
+    directory, journal, embedding cache and single-writer lock."""
+    cfg = tenant_config(cfg, tenant)
     setup_tracing(cfg.telemetry)
     started = time.perf_counter()
-    report = IngestReport()
+    report = IngestReport(tenant=tenant)
     resolved, store, bm25 = open_index_for_write(cfg)
     init_ray(cfg.ray, env=telemetry_env(cfg))
     from cluster.telemetry.metrics import ingest_metrics
@@ -99,7 +106,8 @@ def run_ingest(cfg: StrataConfig, path: str | Path, *, source: str | None = None
     return report
 
 
-def ingest_complete(cfg: StrataConfig, path: str | Path, *, source: str | None = None) -> IngestReport:
+def ingest_complete(cfg: StrataConfig, path: str | Path, *, source: str | None = None,
+                    tenant: str = DEFAULT_TENANT) -> IngestReport:
     """:func:`run_ingest` for scripts (evaluation, benchmarks): an embedded Ray started here is shut
     down afterwards, and a file that failed raises ``RuntimeError`` naming it (an evaluation over a
     partial corpus would be wrong without saying so).
@@ -110,7 +118,7 @@ def ingest_complete(cfg: StrataConfig, path: str | Path, *, source: str | None =
 
     started_ray = not ray.is_initialized()
     try:
-        report = run_ingest(cfg, path, source=source)
+        report = run_ingest(cfg, path, source=source, tenant=tenant)
     finally:
         if started_ray and ray.is_initialized():
             ray.shutdown()

@@ -28,6 +28,7 @@ class IngestReport:
     elapsed_s: float = 0.0
     index_actions: dict[str, str] = field(default_factory=dict)
     totals: dict[str, int] = field(default_factory=dict)
+    tenant: str = "default"
 
     @property
     def cache_hit_rate(self) -> float:
@@ -53,7 +54,8 @@ class IngestReport:
             lines.append(f"Embedding cache: {self.cache_hits} of {self.cache_hits + self.cache_misses} texts reused "
                          f"({self.cache_hit_rate:.0%}), {self.cache_misses} embedded")
         if self.totals:
-            lines.append("Index now holds: " + ", ".join(f"{v} {k}" for k, v in self.totals.items()))
+            lines.append(("Index now holds: " if self.tenant == "default" else f"Index of tenant {self.tenant!r} now holds: ")
+                         + ", ".join(f"{v} {k}" for k, v in self.totals.items()))
         if self.recovered:
             lines.append(f"Recovered from an interrupted ingest: {len(self.recovered)} documents re-queued")
         for table, action in self.index_actions.items():
@@ -74,5 +76,5 @@ class IngestReport:
             "tokens": self.tokens, "commits": self.commits,
             "cache_hits": self.cache_hits, "cache_misses": self.cache_misses, "cache_hit_rate": self.cache_hit_rate, "elapsed_s": self.elapsed_s,
             "tokens_per_s": self.tokens_per_s, "index_actions": self.index_actions, "totals": self.totals,
-            "failed": [{"path": p, "reason": r, "detail": d} for p, r, d in self.failed],
+            "failed": [{"path": p, "reason": r, "detail": d} for p, r, d in self.failed], "tenant": self.tenant,
         }

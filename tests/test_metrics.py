@@ -164,7 +164,7 @@ def test_answer_metrics_of_the_generative_path(ray_session, sample_index):
     try:
         response = search._loop.run_until_complete(AnswerService(cfg, search.service, writer).answer(AnswerRequest(
             question="Which flag requests edge-triggered notification in epoll?", llm_analysis=False,
-            use_cache=False)))
+            use_cache=False), tenant=search.tenant))
     finally:
         search.close()
     assert [a.verdict for a in response.attempts][:2] == ["fail", "fail"], response.attempts

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 from datetime import timedelta
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -87,6 +88,11 @@ class LanceStore:
 
     @staticmethod
     def exists(storage: StorageConfig) -> bool:
+        """Whether the index has its tables (never creates anything: ``lancedb.connect`` would make the
+        directory of a local path, e.g. of a tenant that has no index)."""
+        location = storage.lance_location
+        if "://" not in location and not (Path(location) / f"{CHUNKS}.lance").exists():
+            return False
         try:
             db = lancedb.connect(storage.lance_location, storage_options=storage.storage_options or None)
             return CHUNKS in LanceStore._names(db)

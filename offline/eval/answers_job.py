@@ -70,9 +70,10 @@ def _line(result: QuestionResult, position: int, total: int) -> str:
 
 def run_answer_eval(cfg: StrataConfig, qa_path: Path, *, out_dir: Path | None = None,
                     max_questions: int | None = None, progress: Progress | None = None,
-                    pipeline: Any | None = None, url: str | None = None) -> tuple[AnswerReport, dict[str, Path]]:
+                    pipeline: Any | None = None, url: str | None = None,
+                    tenant: str = "default") -> tuple[AnswerReport, dict[str, Path]]:
     """Load the QA set, answer every question with ``pipeline`` (default: :class:`HttpAnswerClient`
-    for ``url``, else a new ``serving.services.local.AnswerPipeline(cfg)``; closed afterwards), write
+    for ``url``, else a new ``serving.services.local.AnswerPipeline(cfg, tenant=tenant)``; closed afterwards), write
     ``answers-report.json`` and ``.md`` into ``out_dir``; returns the report and the written paths."""
     say = progress or (lambda _line: None)
     examples: list[QAExample] = load_qa(qa_path)
@@ -84,7 +85,7 @@ def run_answer_eval(cfg: StrataConfig, qa_path: Path, *, out_dir: Path | None = 
     elif owned:
         from serving.services.local import AnswerPipeline
 
-        pipeline = AnswerPipeline(cfg)
+        pipeline = AnswerPipeline(cfg, tenant=tenant)
     from serving.protocol import AnswerRequest
 
     def answer(example: QAExample):
@@ -96,7 +97,7 @@ def run_answer_eval(cfg: StrataConfig, qa_path: Path, *, out_dir: Path | None = 
     try:
         report = evaluate_answers(examples, answer, on_result=lambda r: say(_line(r, next(counter), len(examples))),
                                   meta={"qa_file": str(qa_path), "started": started, "max_questions": max_questions,
-                                        "data_dir": str(cfg.storage.data_dir), "url": url,
+                                        "data_dir": str(cfg.storage.data_dir), "url": url, "tenant": tenant,
                                         "writer": _writer_settings(cfg)})
     finally:
         if owned and hasattr(pipeline, "close"):

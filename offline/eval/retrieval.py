@@ -127,10 +127,13 @@ class RetrievalEvaluation:
 
 class PipelinePool:
     """One :class:`~serving.services.local.SearchPipeline` per distinct config override (opened lazily,
-    reused: query embeddings stay cached across configurations with the same overrides)."""
+    reused: query embeddings stay cached across configurations with the same overrides), all acting for
+    ``tenant`` (its index only)."""
 
-    def __init__(self, cfg: StrataConfig, factory: Callable[[StrataConfig], Any] | None = None) -> None:
+    def __init__(self, cfg: StrataConfig, factory: Callable[[StrataConfig], Any] | None = None, *,
+                 tenant: str = "default") -> None:
         self.cfg = cfg
+        self.tenant = tenant
         self._factory = factory
         self._pipes: dict[str, Any] = {}
 
@@ -141,7 +144,8 @@ class PipelinePool:
             if factory is None:
                 from serving.services.local import SearchPipeline
 
-                factory = SearchPipeline
+                def factory(cfg: StrataConfig):
+                    return SearchPipeline(cfg, tenant=self.tenant)
             self._pipes[key] = factory(apply_config_overrides(self.cfg, overrides))
         return self._pipes[key]
 

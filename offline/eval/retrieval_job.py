@@ -58,6 +58,7 @@ class RetrievalJob:
     corpus_dir: Path | None = None
     context_budget: int | None = None
     base_request: dict[str, Any] | None = None
+    tenant: str = "default"  # whose index the corpus is ingested into and evaluated on
 
     def source_label(self) -> str:
         return self.source or Path(self.beir_dir).resolve().name
@@ -88,12 +89,12 @@ def select_queries(ds: BeirDataset, wanted: Sequence[str] | None = None, max_que
     return ids[:max_queries] if max_queries is not None else ids
 
 
-def ingest_corpus(cfg: StrataConfig, corpus_dir: Path, source: str) -> dict[str, Any]:
-    """Ingest ``corpus_dir`` with the normal pipeline (idempotent: unchanged files are skipped);
-    an embedded Ray started here is shut down afterwards. A summary dict."""
+def ingest_corpus(cfg: StrataConfig, corpus_dir: Path, source: str, tenant: str = "default") -> dict[str, Any]:
+    """Ingest ``corpus_dir`` into ``tenant``'s index with the normal pipeline (idempotent: unchanged files
+    are skipped); an embedded Ray started here is shut down afterwards. A summary dict."""
     from pipelines.ingest import ingest_complete
 
-    report = ingest_complete(cfg, corpus_dir, source=source)
+    report = ingest_complete(cfg, corpus_dir, source=source, tenant=tenant)
     return {"new": report.new, "updated": report.updated, "unchanged": report.unchanged,
             "chunks_written": report.chunks, "elapsed_s": round(report.elapsed_s, 1), "totals": report.totals}
 
@@ -116,7 +117,7 @@ def run_retrieval_job(cfg: StrataConfig, job: RetrievalJob, *, progress: Progres
         corpus_dir = job.corpus_location(cfg)
         mapping = write_corpus_files(ds.corpus, corpus_dir)
         say(f"corpus: {len(mapping)} files in {corpus_dir}; ingesting into {cfg.storage.data_dir} (source {source!r})")
-        ingest_summary = ingest_corpus(cfg, corpus_dir, source)
+        ingest_summary = ingest_corpus(cfg, corpus_dir, source, job.tenant)
         say(f"ingest: {ingest_summary['new']} new, {ingest_summary['updated']} updated, "
             f"{ingest_summary['unchanged']} unchanged ({ingest_summary['elapsed_s']}s)")
     else:
@@ -124,11 +125,11 @@ def run_retrieval_job(cfg: StrataConfig, job: RetrievalJob, *, progress: Progres
     dataset = {"name": Path(job.beir_dir).resolve().name, "path": str(job.beir_dir), "split": ds.split,
                "source": source, "corpus_docs": len(ds.corpus),
                "queries_file": str(job.queries_file) if job.queries_file else None,
-               "max_queries": job.max_queries, "ingest": ingest_summary}
+               "max_queries": job.max_queries, "ingest": ingest_summary, "tenant": job.tenant}
     say(f"evaluating {len(ids)} queries × {len(configs)} configurations"
         + (f", top_k sweep {list(job.top_k_sweep)}" if job.top_k_sweep else "")
         + (f", bm25_weight sweep {list(job.bm25_weights)}" if job.bm25_weights else ""))
-    pool = PipelinePool(cfg)
+    pool = PipelinePool(cfg, tenant=job.tenant)
     try:
         evaluation = evaluate_retrieval(
             pool, {q: ds.queries[q] for q in ids}, {q: ds.qrels[q] for q in ids}, configs,
@@ -140,6 +141,7 @@ def run_retrieval_job(cfg: StrataConfig, job: RetrievalJob, *, progress: Progres
         pool.close()
     paths: dict[str, Path] = {}
     if write:
-        out = Path(job.out_dir or Path(cfg.storage.data_dir) / "eval" / f"{source}-{ds.split}").expanduser()
+        name = f"{source}-{ds.split}" + ("" if job.tenant == "default" else f"-{job.tenant}")
+        out = Path(job.out_dir or Path(cfg.storage.data_dir) / "eval" / name).expanduser()
         paths = write_report(evaluation, out)
     return evaluation, paths

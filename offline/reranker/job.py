@@ -105,7 +105,7 @@ def load_or_mine(cfg: StrataConfig, ds: BeirDataset, qids: Sequence[str], path: 
     from serving.services.local import SearchPipeline
 
     pipe = SearchPipeline(cfg)  # MINING_REQUEST turns the rerank stage off: mining sees the retrieval order
-    version = pipe.stages.index.version()
+    version = pipe.stages.index.version(pipe.tenant)
     meta = {"queries": sorted(qids), "depth": depth, "index_version": version, "split": ds.split,
             "data_dir": str(cfg.storage.data_dir)}
     if path.is_file():

@@ -14,7 +14,13 @@ from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, StreamingResponse
 
+from ray.exceptions import ActorUnavailableError, RayActorError
+from ray.serve.exceptions import DeploymentUnavailableError, ReplicaUnavailableError
+
 from cluster.telemetry.metrics import query_metrics
+from serving.api.auth import install_security
+from serving.api.documents import router as documents_router
+from serving.api.tenancy import request_tenant
 from serving.index.handle import IndexNotReady
 from serving.protocol import (
     AnswerRequest,
@@ -37,6 +43,7 @@ from serving.services.search import NotFound, SearchService
 router = APIRouter()
 ERRORS = {400: {"model": ErrorResponse}, 404: {"model": ErrorResponse}, 422: {"model": ErrorResponse},
           503: {"model": ErrorResponse}, 504: {"model": ErrorResponse}}
+REPLICA_LOST = (RayActorError, ActorUnavailableError, DeploymentUnavailableError, ReplicaUnavailableError)
 ANSWER_ERRORS = {**ERRORS, 429: {"model": ErrorResponse, "description": "too many answers in flight (Retry-After)"}}
 
 
@@ -58,13 +65,13 @@ async def _timed(request: Request, coro):
 @router.post("/v1/search", response_model=SearchResponse, responses=ERRORS, tags=["query"])
 async def search(body: SearchRequest, request: Request) -> SearchResponse:
     """Ranked chunks with per-stage scores, the route taken and per-stage timings."""
-    return await _timed(request, _service(request).search(body))
+    return await _timed(request, _service(request).search(body, tenant=request_tenant(request)))
 
 
 @router.post("/v1/context", response_model=ContextResponse, responses=ERRORS, tags=["query"])
 async def context(body: ContextRequest, request: Request) -> ContextResponse:
     """An expanded, deduplicated, budgeted context pack (passages say why they are there)."""
-    return await _timed(request, _service(request).context(body))
+    return await _timed(request, _service(request).context(body, tenant=request_tenant(request)))
 
 
 def _answers(request: Request):
@@ -87,10 +94,10 @@ async def answer(body: AnswerRequest, request: Request):
     attempt follows), then one ``final`` event (the whole :class:`AnswerResponse`) or ``error``."""
     answers = _answers(request)
     if not body.stream:
-        return await answers.answer(body)
+        return await answers.answer(body, tenant=request_tenant(request))
     check_answer_limits(body, answers.cfg)
     answers.acquire()  # a 429 is still a real HTTP status here; the answer starts now and owns the slot
-    stream = answers.events(body, acquired=True)
+    stream = answers.events(body, tenant=request_tenant(request), acquired=True)
 
     async def events():
         async for kind, data in stream:
@@ -104,19 +111,19 @@ async def answer(body: AnswerRequest, request: Request):
 async def documents(request: Request, offset: int = Query(0, ge=0), limit: int = Query(100, ge=1, le=1000),
                     source: str | None = Query(None, max_length=1024)) -> DocumentList:
     """Ingested documents, ordered by path (paged)."""
-    return await _service(request).documents(offset=offset, limit=limit, source=source)
+    return await _service(request).documents(offset=offset, limit=limit, source=source, tenant=request_tenant(request))
 
 
 @router.get("/v1/documents/{doc_id}", response_model=DocumentDetail, responses=ERRORS, tags=["navigate"])
 async def document(doc_id: str, request: Request) -> DocumentDetail:
     """One document with its section tree."""
-    return await _service(request).document(doc_id)
+    return await _service(request).document(doc_id, tenant=request_tenant(request))
 
 
 @router.get("/v1/sections/{section_id}", response_model=SectionDetail, responses=ERRORS, tags=["navigate"])
 async def section(section_id: str, request: Request) -> SectionDetail:
     """A section with its ancestors, parent, children, siblings, text and chunk ids."""
-    return await _service(request).section(section_id)
+    return await _service(request).section(section_id, tenant=request_tenant(request))
 
 
 @router.get("/healthz", tags=["ops"])
@@ -176,6 +183,15 @@ def install_error_handlers(app: FastAPI) -> None:
         response.headers["Retry-After"] = str(exc.retry_after_s)
         return response
 
+    async def _replica_lost(_: Request, exc: Exception) -> JSONResponse:
+        # a stage's replica died or cannot be reached; Serve replaces it: retry, not an internal error
+        response = _error(503, f"a replica was lost and is restarting; retry shortly ({type(exc).__name__})")
+        response.headers["Retry-After"] = "1"
+        return response
+
+    for kind in REPLICA_LOST:
+        app.add_exception_handler(kind, _replica_lost)
+
     @app.exception_handler(asyncio.TimeoutError)
     async def _timeout(_: Request, exc: Exception) -> JSONResponse:
         return _error(504, str(exc) or "the request took longer than serve.request_timeout_s")
@@ -188,6 +204,8 @@ def install_error_handlers(app: FastAPI) -> None:
                 return _error(status, str(cause))
         if isinstance(cause, OverloadedError):
             return await _overloaded(_, cause)
+        if isinstance(cause, REPLICA_LOST):
+            return await _replica_lost(_, cause)
         return _error(500, f"internal error: {type(cause).__name__}: {cause}")
 
 
@@ -197,5 +215,7 @@ def build_fastapi_app() -> FastAPI:
         "Hybrid retrieval (BM25 + dense, fused), optional cross-encoder rerank and hierarchical awareness "
         "expansion over a Strata index; cited, verified answers from vLLM writer and verifier models."))
     app.include_router(router)
+    app.include_router(documents_router)
     install_error_handlers(app)
+    install_security(app)  # API keys, per-key limits, body size (serving/api/auth.py)
     return app

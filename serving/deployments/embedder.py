@@ -1,7 +1,7 @@
 """``QueryEmbedder``: query embeddings with Serve batching (concurrent requests share one ONNX call)
 and the embedding cache.
 
->>> # handle.embed.remote(["what is a venv"])  -> [array(384,)]
+>>> # handle.embed.remote(["what is a venv"], "default")  -> [array(384,)]
 """
 
 from __future__ import annotations
@@ -22,17 +22,17 @@ class QueryEmbedder:
         self._batched.set_batch_wait_timeout_s(cfg.serve.batch_wait_timeout_s)
 
     @serve.batch(max_batch_size=32, batch_wait_timeout_s=0.005)
-    async def _batched(self, requests: list[list[str]]) -> list[list[np.ndarray]]:
-        flat = [text for texts in requests for text in texts]
-        vectors = self.encoder.encode(flat)
+    async def _batched(self, requests: list[tuple[list[str], str]]) -> list[list[np.ndarray]]:
+        """Concurrent requests of any tenants share one ONNX call; the cache is per tenant."""
+        vectors = self.encoder.encode_keyed([(tenant, text) for texts, tenant in requests for text in texts])
         out, i = [], 0
-        for texts in requests:
+        for texts, _ in requests:
             out.append(vectors[i:i + len(texts)])
             i += len(texts)
         return out
 
-    async def embed(self, texts: list[str]) -> list[np.ndarray]:
-        return await self._batched(texts) if texts else []
+    async def embed(self, texts: list[str], tenant: str) -> list[np.ndarray]:
+        return await self._batched((texts, tenant)) if texts else []
 
     async def ready(self) -> str:
         return self.encoder.fingerprint

@@ -1,6 +1,6 @@
 """``AwarenessExpander``: builds context packs (section tier, neighbours, parents, siblings, budget).
 
->>> # handle.expand.remote(candidates, sections, vectors, targets, settings)  -> ExpansionResult
+>>> # handle.expand.remote(candidates, sections, vectors, targets, settings, "default")  -> ExpansionResult
 """
 
 from __future__ import annotations
@@ -10,13 +10,14 @@ import asyncio
 from ray import serve
 
 from cluster.config import StrataConfig
+from cluster.tenants import DEFAULT_TENANT
 from serving.expansion.awareness import AwarenessExpander, ExpansionResult
 from serving.index.handle import IndexHandle
 
 
-def _expand(index: IndexHandle, *args) -> ExpansionResult:
-    view = index.get()
-    index.version()
+def _expand(index: IndexHandle, tenant: str, *args) -> ExpansionResult:
+    view = index.get(tenant)
+    index.version(tenant)
     return AwarenessExpander(view).expand(*args)
 
 
@@ -25,8 +26,9 @@ class AwarenessExpanderDeployment:
     def __init__(self, config: dict) -> None:
         self.index = IndexHandle(StrataConfig.model_validate(config))
 
-    async def expand(self, candidates, sections, vectors, target_texts, settings) -> ExpansionResult:
-        return await asyncio.to_thread(_expand, self.index, candidates, sections, vectors, target_texts, settings)
+    async def expand(self, candidates, sections, vectors, target_texts, settings, tenant: str) -> ExpansionResult:
+        return await asyncio.to_thread(_expand, self.index, tenant, candidates, sections, vectors, target_texts,
+                                       settings)
 
     async def ready(self) -> str:
-        return await asyncio.to_thread(self.index.version)
+        return await asyncio.to_thread(self.index.version, DEFAULT_TENANT)

@@ -26,22 +26,22 @@ class ServeStages:
         self.embedder, self.retriever, self.expander, self.reranker = embedder, retriever, expander, reranker
         self.index = index
 
-    async def embed(self, texts):
-        return await self.embedder.embed.remote(texts)
+    async def embed(self, texts, tenant: str):
+        return await self.embedder.embed.remote(texts, tenant)
 
-    async def retrieve(self, plan, vectors, filters, depth) -> RetrievedRows:
-        return await self.retriever.retrieve.remote(plan, vectors, filters, depth)
+    async def retrieve(self, plan, vectors, filters, depth, tenant: str) -> RetrievedRows:
+        return await self.retriever.retrieve.remote(plan, vectors, filters, depth, tenant)
 
     async def rerank(self, query, texts):
         if self.reranker is None:
             raise RuntimeError("no cross-encoder deployed")
         return await self.reranker.rerank.remote(query, texts)
 
-    async def expand(self, candidates, sections, vectors, target_texts, settings):
-        return await self.expander.expand.remote(candidates, sections, vectors, target_texts, settings)
+    async def expand(self, candidates, sections, vectors, target_texts, settings, tenant: str):
+        return await self.expander.expand.remote(candidates, sections, vectors, target_texts, settings, tenant)
 
-    async def index_version(self) -> str:
-        return await asyncio.to_thread(self.index.version)
+    async def index_version(self, tenant: str) -> str:
+        return await asyncio.to_thread(self.index.version, tenant)
 
     async def ready(self) -> dict[str, str]:
         calls = {"embedder": self.embedder.ready.remote(), "retriever": self.retriever.ready.remote(),

@@ -1,18 +1,24 @@
-"""The index a replica reads, opened on first use: :class:`IndexHandle` (and :class:`IndexNotReady`).
+"""The indexes a replica reads, opened on first use: :class:`IndexHandle` (and :class:`IndexNotReady`).
 
-Replicas start before the first ingest; the handle opens the index when a request first needs it
-and answers :class:`IndexNotReady` (HTTP 503) until then. ``version()`` is the LanceDB table version
-the caches are keyed by.
+Every tenant has its own index (:mod:`cluster.tenants`), so every read names the tenant it is for:
+``handle.get(tenant)`` and ``handle.version(tenant)`` have no default. A tenant's index opens when a
+request of that tenant first needs it; at most ``serve.max_open_tenants`` stay open (the least
+recently used is closed beyond that; reopening costs a few milliseconds). Replicas start before the
+first ingest; a tenant without an index answers :class:`IndexNotReady` (HTTP 503) until an ingest
+creates it. ``version(tenant)`` is that index's LanceDB table version, which the caches key by
+(together with the tenant).
 
->>> # handle = IndexHandle(cfg); view = handle.get(); handle.version()
+>>> # handle = IndexHandle(cfg); view = handle.get("default"); handle.version("default")
 """
 
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 
 from cluster.config import StrataConfig
 from cluster.store.lance_store import LanceStore
+from cluster.tenants import DEFAULT_TENANT, tenant_config
 from serving.index.view import IndexView
 
 
@@ -21,34 +27,53 @@ class IndexNotReady(RuntimeError):
 
 
 class IndexHandle:
-    """Opens the index lazily, so replicas start before the first ingest and pick it up after."""
+    """Opens each tenant's index lazily, so replicas start before the first ingest and pick it up after."""
 
     def __init__(self, cfg: StrataConfig) -> None:
         self.cfg = cfg
-        self._view: IndexView | None = None
+        self._views: OrderedDict[str, IndexView] = OrderedDict()
+        self._seen_versions: dict[str, str] = {}
         self._lock = threading.Lock()
-        self._seen_version: str | None = None
+        self.capacity = max(1, getattr(cfg.serve, "max_open_tenants", 256))
 
-    def get(self) -> IndexView:
-        if self._view is None:
-            with self._lock:
-                if self._view is None:
-                    if not LanceStore.exists(self.cfg.storage):
-                        raise IndexNotReady(f"no index at {self.cfg.storage.lance_location}: run `strata ingest` first")
-                    try:
-                        self._view = IndexView.open(self.cfg)
-                    except FileNotFoundError as exc:
-                        raise IndexNotReady(str(exc)) from exc
-        return self._view
+    def get(self, tenant: str) -> IndexView:
+        """``tenant``'s index (opened now if needed); :class:`IndexNotReady` when it has none."""
+        with self._lock:
+            view = self._views.get(tenant)
+            if view is not None:
+                self._views.move_to_end(tenant)
+                return view
+        cfg = tenant_config(self.cfg, tenant)  # validates the name: it becomes a path
+        if not LanceStore.exists(cfg.storage):
+            if tenant == DEFAULT_TENANT:
+                raise IndexNotReady(f"no index at {cfg.storage.lance_location}: run `strata ingest` first")
+            raise IndexNotReady(f"no index of tenant {tenant!r} at {cfg.storage.lance_location}: "
+                                f"run `strata ingest PATH --tenant {tenant}` first")
+        try:
+            view = IndexView.open(cfg)
+        except FileNotFoundError as exc:
+            raise IndexNotReady(str(exc)) from exc
+        with self._lock:
+            view = self._views.setdefault(tenant, view)  # another thread may have opened it meanwhile
+            self._views.move_to_end(tenant)
+            while len(self._views) > self.capacity:
+                closed, _ = self._views.popitem(last=False)
+                self._seen_versions.pop(closed, None)
+        return view
 
-    def version(self) -> str:
-        view = self.get()
-        version = view.version()
-        if self._seen_version is not None and version != self._seen_version:
+    def version(self, tenant: str) -> str:
+        """``tenant``'s index version (refreshed at most every ``serve.refresh_interval_s``)."""
+        version = self.get(tenant).version()
+        seen = self._seen_versions.get(tenant)
+        if seen is not None and version != seen:
             from cluster.telemetry.metrics import query_metrics
 
             metrics = query_metrics()
             if metrics is not None:
                 metrics.index_version_changes.inc()
-        self._seen_version = version
+        self._seen_versions[tenant] = version
         return version
+
+    def open_tenants(self) -> list[str]:
+        with self._lock:
+            return list(self._views)

@@ -20,12 +20,13 @@ The writer is ``answer.writer.kind`` (``auto``: generative on GPU writers, else 
 
 >>> # service = AnswerService(cfg, search_service)                  # extractive, no LLM
 >>> # service = AnswerService(cfg, search_service, LocalLLM.start(cfg))  # answer.writer.kind = "llm"
->>> # (await service.answer(AnswerRequest(question="Which flag makes epoll edge-triggered?"))).answer
+>>> # (await service.answer(AnswerRequest(question="Which flag makes epoll edge-triggered?"), tenant="default")).answer
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -129,18 +130,18 @@ class AnswerService:
         return f"no answer within answer.timeout_s ({self.cfg.answer.timeout_s:g} s)"
 
     # -- public entry points -----------------------------------------------------------------------------
-    async def answer(self, request: AnswerRequest) -> AnswerResponse:
-        """The whole answer (no streaming)."""
+    async def answer(self, request: AnswerRequest, *, tenant: str) -> AnswerResponse:
+        """The whole answer (no streaming), from ``tenant``'s documents only."""
         check_answer_limits(request, self.cfg)
         self.acquire()
         try:
-            return await asyncio.wait_for(self._answer(request, None), timeout=self.cfg.answer.timeout_s)
+            return await asyncio.wait_for(self._answer(request, None, tenant), timeout=self.cfg.answer.timeout_s)
         except TimeoutError:  # → 504, saying which limit
             raise TimeoutError(self._timeout_message()) from None
         finally:
             self.release()
 
-    def events(self, request: AnswerRequest, *, acquired: bool = False) -> AsyncIterator[tuple[str, dict]]:
+    def events(self, request: AnswerRequest, *, tenant: str, acquired: bool = False) -> AsyncIterator[tuple[str, dict]]:
         """Start answering now and return the Server-Sent-Event payloads: ``token`` {text}, ``retry``
         {attempt, expansion, reasons}, then ``final`` (the :class:`AnswerResponse`) or ``error``.
 
@@ -157,7 +158,7 @@ class AnswerService:
 
         async def run() -> None:
             try:
-                response = await asyncio.wait_for(self._answer(request, emit), timeout=self.cfg.answer.timeout_s)
+                response = await asyncio.wait_for(self._answer(request, emit, tenant), timeout=self.cfg.answer.timeout_s)
                 await queue.put(("final", response.model_dump(mode="json")))
             except asyncio.TimeoutError:
                 await queue.put(("error", {"error": "timeout", "detail": self._timeout_message()}))
@@ -180,16 +181,17 @@ class AnswerService:
         return drain()
 
     # -- the orchestration -------------------------------------------------------------------------------
-    async def _answer(self, request: AnswerRequest, emit: Emit | None) -> AnswerResponse:
+    async def _answer(self, request: AnswerRequest, emit: Emit | None, tenant: str) -> AnswerResponse:
         t0 = time.perf_counter()
-        version = await self.search.stages.index_version()
-        key = (version, self.config_key, " ".join(request.question.lower().split()),
+        version = await self.search.stages.index_version(tenant)
+        key = (tenant, version, self.config_key, " ".join(request.question.lower().split()),
                request.model_dump_json(exclude={"stream", "use_cache", "question"}))
         if request.use_cache and (cached := self.cache.get(key)) is not None:
             if emit is not None and cached.answer:
                 await emit("token", {"text": cached.answer})
             return cached.model_copy(update={"cached": True, "timings_ms": {"total": (time.perf_counter() - t0) * 1000}})
-        run = _Run(t0=t0, metrics=answer_metrics())
+        run = _Run(t0=t0, metrics=answer_metrics(), tenant=tenant,
+                   embed=functools.partial(self.search.stages.embed, tenant=tenant))
         with span("answer", question_chars=len(request.question), writer=self.kind):
             if self.kind == "extractive":
                 response = await self._extractive_answer(request, emit, run, version)
@@ -211,7 +213,8 @@ class AnswerService:
             context = await self.search.context(ContextRequest(
                 query=request.question, top_k=request.top_k or settings.top_k, budget_tokens=budget,
                 filters=request.filters, expansion=expansion, awareness=True if attempt else None,
-                window=1 + attempt if expansion == "window" else None, use_cache=request.use_cache), hints)
+                window=1 + attempt if expansion == "window" else None, use_cache=request.use_cache), hints,
+                tenant=run.tenant)
         # sentences that instruct the reader (prompt markup, "ignore previous instructions") are never evidence
         passages = [p.model_copy(update={"text": withhold_instructions(p.text)}) for p in context.passages]
         context = context.model_copy(update={"passages": [p for p in passages if p.text.strip()]})
@@ -251,7 +254,7 @@ class AnswerService:
             return self._refusal(request, run, context, version, analysis, [reason], extractive=info)
         with run.stage("verify"):
             verification = await check_answer(_form(extracted.answer, extracted.answer_value or ""),
-                                              [p.text for p in passages], self.search.stages.embed, self.cfg.answer)
+                                              [p.text for p in passages], run.embed, self.cfg.answer)
         run.attempts.append(AttemptInfo(attempt=attempt, expansion=expansion, budget_tokens=budget,
                                         passages=len(passages), verdict=verification.verdict,
                                         reasons=verification.reasons))
@@ -310,7 +313,7 @@ class AnswerService:
                                                                      "question asks for one"])
             elif text:
                 with run.stage("verify"):
-                    attributed = await attribute(text, [p.text for p in passages], self.search.stages.embed,
+                    attributed = await attribute(text, [p.text for p in passages], run.embed,
                                                  lexical_weight=settings.lexical_weight,
                                                  min_support=settings.min_support)
                     value = answer_span(request.question, [strip_markers(attributed.answer)]) or ""
@@ -427,7 +430,7 @@ class AnswerService:
     async def _verify(self, question: str, form: WriterForm, passages: list[Passage], run: "_Run") -> Verification:
         settings = self.cfg.answer
         texts = [p.text for p in passages]
-        verification = await check_answer(form, texts, self.search.stages.embed, settings)
+        verification = await check_answer(form, texts, run.embed, settings)
         judgment = LLMJudgment(mode=settings.llm_judge)
         if settings.llm_judge != "off" and verification.verdict == "pass":
             try:
@@ -457,6 +460,8 @@ class _Run:
 
     t0: float
     metrics: object | None
+    tenant: str  # whose documents the answer is built from (every context call and cache key uses it)
+    embed: Callable[[list[str]], Awaitable[list]]  # the embedding stage, cached per tenant
     timer: StageTimer = field(default_factory=StageTimer)
     usage: dict[str, int] = field(default_factory=lambda: {"prompt_tokens": 0, "completion_tokens": 0})
     attempts: list[AttemptInfo] = field(default_factory=list)

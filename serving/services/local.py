@@ -9,7 +9,10 @@ The extractive writer (the default on CPU) needs no LLM; with ``answer.writer.ki
 engines start here (tens of seconds on CPU). vLLM starts its engine core with multiprocessing
 *spawn*: a script that uses that path needs an ``if __name__ == "__main__":`` guard.
 
->>> # pipe = SearchPipeline(load_config())
+A pipeline acts for one tenant (``tenant=``, default :data:`~cluster.tenants.DEFAULT_TENANT`; the CLI's
+``--tenant``) and passes it to every service call.
+
+>>> # pipe = SearchPipeline(load_config(), tenant="acme")
 >>> # pipe.search(SearchRequest(query="how do I create a venv", top_k=5)).hits[0].path
 >>> # with AnswerPipeline(load_config()) as pipe:
 >>> #     print(pipe.answer(AnswerRequest(question="How do I create a virtual environment?")).answer)
@@ -21,6 +24,7 @@ import asyncio
 from collections.abc import Iterator
 
 from cluster.config import StrataConfig
+from cluster.tenants import DEFAULT_TENANT, validate_tenant
 from serving.llm.client import LocalLLM
 from serving.protocol import (
     AnswerRequest,
@@ -36,38 +40,40 @@ from serving.services.stages import LocalStages
 
 
 class SearchPipeline:
-    def __init__(self, cfg: StrataConfig) -> None:
+    def __init__(self, cfg: StrataConfig, *, tenant: str = DEFAULT_TENANT) -> None:
         self.cfg = cfg
+        self.tenant = validate_tenant(tenant)
         self.stages = LocalStages(cfg)
         self.service = SearchService(cfg, self.stages, self.stages.index)
         self._loop = asyncio.new_event_loop()
 
     def search(self, request: SearchRequest) -> SearchResponse:
-        return self._loop.run_until_complete(self.service.search(request))
+        return self._loop.run_until_complete(self.service.search(request, tenant=self.tenant))
 
     def context(self, request: ContextRequest) -> ContextResponse:
-        return self._loop.run_until_complete(self.service.context(request))
+        return self._loop.run_until_complete(self.service.context(request, tenant=self.tenant))
 
     def close(self) -> None:
         self._loop.close()
 
 
 class AnswerPipeline:
-    def __init__(self, cfg: StrataConfig, llm: LocalLLM | None = None) -> None:
+    def __init__(self, cfg: StrataConfig, llm: LocalLLM | None = None, *, tenant: str = DEFAULT_TENANT) -> None:
         self.cfg = cfg
-        self.search = SearchPipeline(cfg)
+        self.search = SearchPipeline(cfg, tenant=tenant)
+        self.tenant = self.search.tenant
         if llm is None and cfg.answer.writer_kind == "llm":
             llm = LocalLLM.start(cfg)
         self.llm = llm
         self.service = AnswerService(cfg, self.search.service, self.llm)
 
     def answer(self, request: AnswerRequest) -> AnswerResponse:
-        return self.search._loop.run_until_complete(self.service.answer(request))
+        return self.search._loop.run_until_complete(self.service.answer(request, tenant=self.tenant))
 
     def events(self, request: AnswerRequest) -> Iterator[tuple[str, dict]]:
         """The streaming events (``token`` … ``final``), one at a time."""
         async def start():
-            return self.service.events(request)
+            return self.service.events(request, tenant=self.tenant)
 
         stream = self.search._loop.run_until_complete(start())
         while True:

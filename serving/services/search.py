@@ -3,7 +3,12 @@
 Written once over the :class:`~serving.services.stages.Stages` interface: the Serve ingress runs it with
 deployment handles, :class:`serving.services.local.SearchPipeline` with in-process stages.
 
->>> # service = SearchService(cfg, LocalStages(cfg)); await service.search(SearchRequest(query="venv"))
+Every endpoint acts for one tenant, given explicitly (``tenant=``, no default; the HTTP handlers pass
+:func:`serving.api.tenancy.request_tenant`): retrieval, expansion and navigation read that tenant's
+index only, and the result cache is keyed by the tenant as well as the index version and request.
+
+>>> # service = SearchService(cfg, LocalStages(cfg))
+>>> # await service.search(SearchRequest(query="venv"), tenant="default")
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from contextlib import contextmanager
 from cluster.config import StrataConfig
 from cluster.telemetry.metrics import query_metrics
 from cluster.telemetry.tracing import span
+from cluster.tenants import DEFAULT_TENANT
 from serving.analysis import QueryPlan, analyse_query
 from serving.analysis.llm import LLMHints
 from serving.cache import LruCache
@@ -87,17 +93,17 @@ class SearchService:
         self.results = LruCache(cfg.serve.result_cache_size)
 
     # -- shared front half: analyse → embed → retrieve → rerank --------------------------------------
-    async def _retrieve(self, request: SearchRequest, timer: StageTimer,
-                        hints: LLMHints | None = None) -> tuple[QueryPlan, dict, list[Candidate], dict, object, bool]:
+    async def _retrieve(self, request: SearchRequest, timer: StageTimer, hints: LLMHints | None = None, *,
+                        tenant: str) -> tuple[QueryPlan, dict, list[Candidate], dict, object, bool]:
         with timer.stage("analyse"):
             plan = analyse_query(request, self.cfg, hints)
         rerank = self.cfg.rerank.enabled if request.rerank is None else request.rerank
         texts = plan.texts_to_embed()
         with timer.stage("embed"):
-            vectors = dict(zip(texts, await self.stages.embed(texts))) if texts else {}
+            vectors = dict(zip(texts, await self.stages.embed(texts, tenant))) if texts else {}
         depth = max(request.top_k, self.cfg.rerank.top_n if rerank else 0)
         with timer.stage("retrieve"):
-            retrieved = await self.stages.retrieve(plan, vectors, request.filters, depth)
+            retrieved = await self.stages.retrieve(plan, vectors, request.filters, depth, tenant)
         result, rows = retrieved.result, retrieved.rows
         for name, value in result.timings_ms.items():
             timer.ms[name] = timer.ms.get(name, 0.0) + value
@@ -125,8 +131,8 @@ class SearchService:
                          fusion_note=result.fusion_note, rerank=rerank,
                          rerank_note=None if rerank else RERANK_OFF_NOTE)
 
-    def _cache_key(self, version: str, request: SearchRequest) -> tuple:
-        return version, type(request).__name__, request.model_dump_json(exclude={"use_cache"})
+    def _cache_key(self, tenant: str, version: str, request: SearchRequest) -> tuple:
+        return tenant, version, type(request).__name__, request.model_dump_json(exclude={"use_cache"})
 
     def _record(self, plan_route: str, timer: StageTimer, counts: dict[str, int]) -> None:
         metrics = query_metrics()
@@ -146,17 +152,17 @@ class SearchService:
         return hit
 
     # -- endpoints --------------------------------------------------------------------------------------
-    async def search(self, request: SearchRequest) -> SearchResponse:
-        """``POST /v1/search``."""
+    async def search(self, request: SearchRequest, *, tenant: str) -> SearchResponse:
+        """``POST /v1/search`` over ``tenant``'s documents."""
         check_limits(request, self.cfg)
         timer = StageTimer()
         t0 = time.perf_counter()
-        version = self.index.version()
-        key = self._cache_key(version, request)
+        version = self.index.version(tenant)
+        key = self._cache_key(tenant, version, request)
         if request.use_cache and (cached := self._cached(key)) is not None:
             return cached.model_copy(update={"cached": True, "timings_ms": {"total": (time.perf_counter() - t0) * 1000}})
         with span("query.search", route=request.mode):
-            plan, _, candidates, rows, result, rerank = await self._retrieve(request, timer)
+            plan, _, candidates, rows, result, rerank = await self._retrieve(request, timer, tenant=tenant)
         hits = []
         for rank, c in enumerate(candidates[: request.top_k], start=1):
             row = rows.get(c.chunk_id)
@@ -176,20 +182,21 @@ class SearchService:
                                  for s in result.sections],
             candidates=counts, timings_ms={k: round(v, 3) for k, v in timer.ms.items()})
         self._record(plan.route, timer, counts)
-        self.results.put(self._cache_key(response.index_version, request), response)
+        self.results.put(self._cache_key(tenant, response.index_version, request), response)
         return response
 
-    async def context(self, request: ContextRequest, hints: LLMHints | None = None) -> ContextResponse:
-        """``POST /v1/context`` (``hints``: the LLM's query analysis, from the answer path)."""
+    async def context(self, request: ContextRequest, hints: LLMHints | None = None, *, tenant: str) -> ContextResponse:
+        """``POST /v1/context`` over ``tenant``'s documents (``hints``: the LLM's query analysis, from the
+        answer path)."""
         check_limits(request, self.cfg)
         timer = StageTimer()
         t0 = time.perf_counter()
-        version = self.index.version()
-        key = self._cache_key(version, request) + ((repr(hints),) if hints is not None else ())
+        version = self.index.version(tenant)
+        key = self._cache_key(tenant, version, request) + ((repr(hints),) if hints is not None else ())
         if request.use_cache and (cached := self._cached(key)) is not None:
             return cached.model_copy(update={"cached": True, "timings_ms": {"total": (time.perf_counter() - t0) * 1000}})
         with span("query.context", route=request.mode):
-            plan, vectors, candidates, _, result, rerank = await self._retrieve(request, timer, hints)
+            plan, vectors, candidates, _, result, rerank = await self._retrieve(request, timer, hints, tenant=tenant)
             expand = plan.awareness or request.expansion is not None
             settings = ExpansionSettings.from_config(
                 self.cfg, budget_tokens=request.budget_tokens, top_k=request.top_k, mode=request.expansion,
@@ -199,11 +206,11 @@ class SearchService:
                 settings.mode = "window"
             targets = {t.text: t.variants[0].text for t in plan.targets}
             with timer.stage("expand"):
-                expanded = await self.stages.expand(candidates, result.sections, vectors, targets, settings)
+                expanded = await self.stages.expand(candidates, result.sections, vectors, targets, settings, tenant)
         docs: dict[str, dict] = {}
         missing = {p.doc_id for p in expanded.passages if "path" not in p.meta}
         if missing:
-            view = self.index.get()
+            view = self.index.get(tenant)
             docs = {d: view.document(d) or {} for d in missing}
         passages = []
         for p in expanded.passages:
@@ -221,18 +228,20 @@ class SearchService:
             used_tokens=expanded.used_tokens, passages=passages, dropped=expanded.dropped,
             timings_ms={k: round(v, 3) for k, v in timer.ms.items()})
         self._record(plan.route, timer, counts)
-        self.results.put(self._cache_key(response.index_version, request) + ((repr(hints),) if hints is not None else ()),
-                         response)
+        self.results.put(self._cache_key(tenant, response.index_version, request)
+                         + ((repr(hints),) if hints is not None else ()), response)
         return response
 
-    async def documents(self, *, offset: int, limit: int, source: str | None) -> DocumentList:
-        view = self.index.get()
+    async def documents(self, *, offset: int, limit: int, source: str | None, tenant: str) -> DocumentList:
+        """``tenant``'s documents, one page."""
+        view = self.index.get(tenant)
         total, rows = view.documents(offset=offset, limit=limit, source=source)
-        return DocumentList(index_version=self.index.version(), total=total, offset=offset, limit=limit,
+        return DocumentList(index_version=self.index.version(tenant), total=total, offset=offset, limit=limit,
                             documents=[_document_info(r) for r in rows])
 
-    async def document(self, doc_id: str) -> DocumentDetail:
-        view = self.index.get()
+    async def document(self, doc_id: str, *, tenant: str) -> DocumentDetail:
+        """One of ``tenant``'s documents (:class:`NotFound` for an id of no document of this tenant)."""
+        view = self.index.get(tenant)
         row = view.document(doc_id)
         if row is None:
             raise NotFound(f"no document {doc_id!r}")
@@ -243,8 +252,9 @@ class SearchService:
             (parent.children if parent is not None else roots).append(node)
         return DocumentDetail(**_document_info(row).model_dump(), sections=roots)
 
-    async def section(self, section_id: str) -> SectionDetail:
-        view = self.index.get()
+    async def section(self, section_id: str, *, tenant: str) -> SectionDetail:
+        """A section of one of ``tenant``'s documents (:class:`NotFound` otherwise)."""
+        view = self.index.get(tenant)
         row = view.sections_by_id([section_id]).get(section_id)
         if row is None:
             raise NotFound(f"no section {section_id!r}")
@@ -265,4 +275,4 @@ class SearchService:
 
     async def ready(self) -> dict[str, str]:
         """Raises if the index is missing or a stage is not up; otherwise what each stage reports."""
-        return {"index_version": self.index.version(), **(await self.stages.ready())}
+        return {"index_version": self.index.version(DEFAULT_TENANT), **(await self.stages.ready())}

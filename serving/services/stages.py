@@ -5,7 +5,10 @@ orchestrator (:class:`serving.services.search.SearchService`) calls. :class:`Loc
 stage in this process, one after another (the CLI, benchmarks' naive baseline, evaluation);
 :class:`serving.deployments.ServeStages` calls the Ray Serve deployments instead.
 
->>> # stages = LocalStages(cfg); await stages.retrieve(plan, vectors, Filters(), depth=10)
+Every stage that reads the index or caches by data takes the request's ``tenant`` (no default):
+each tenant has its own index, and the stage reads only that one.
+
+>>> # stages = LocalStages(cfg); await stages.retrieve(plan, vectors, Filters(), depth=10, tenant="default")
 """
 
 from __future__ import annotations
@@ -18,9 +21,11 @@ from typing import Protocol
 import numpy as np
 
 from cluster.config import StrataConfig
+from cluster.tenants import DEFAULT_TENANT
 from serving.analysis import QueryPlan
 from serving.expansion.awareness import AwarenessExpander, ExpansionResult, ExpansionSettings
 from serving.index.handle import IndexHandle
+from serving.index.view import IndexView
 from serving.protocol import Filters
 from serving.rerank.text import passage_text
 from serving.retrieval.filters import resolve_filters
@@ -39,17 +44,17 @@ class RetrievedRows:
 
 
 class Stages(Protocol):
-    async def embed(self, texts: list[str]) -> list[np.ndarray]: ...
+    async def embed(self, texts: list[str], tenant: str) -> list[np.ndarray]: ...
 
     async def retrieve(self, plan: QueryPlan, vectors: dict[str, np.ndarray], filters: Filters,
-                       depth: int) -> RetrievedRows: ...
+                       depth: int, tenant: str) -> RetrievedRows: ...
 
     async def rerank(self, query: str, texts: list[str]) -> list[float]: ...
 
     async def expand(self, candidates: list[Candidate], sections: list[SectionHit], vectors: dict[str, np.ndarray],
-                     target_texts: dict[str, str], settings: ExpansionSettings) -> ExpansionResult: ...
+                     target_texts: dict[str, str], settings: ExpansionSettings, tenant: str) -> ExpansionResult: ...
 
-    async def index_version(self) -> str: ...
+    async def index_version(self, tenant: str) -> str: ...
 
     async def ready(self) -> dict[str, str]: ...
 
@@ -59,11 +64,14 @@ class CrossEncoderJudge:
     chunks for a query, on their rerank texts. The model loads on first use; when it cannot (no
     reranker installed) the judge answers None once and for all and fusion keeps its prior share.
 
-    >>> # judge = CrossEncoderJudge(cfg, index); judge("which flag?", [bm25_best_id, dense_best_id])
+    The chunks it scores are read from the index of the request being served: :meth:`for_view` binds it
+    to one tenant's index (the model is shared; it is a pure function of its inputs).
+
+    >>> # judge = CrossEncoderJudge(cfg).for_view(view); judge("which flag?", [bm25_best_id, dense_best_id])
     """
 
-    def __init__(self, cfg: StrataConfig, index: IndexHandle, reranker=None) -> None:
-        self.cfg, self.index = cfg, index
+    def __init__(self, cfg: StrataConfig, reranker=None) -> None:
+        self.cfg = cfg
         self._reranker = reranker
         self._failed = False
         self._lock = threading.Lock()
@@ -85,22 +93,27 @@ class CrossEncoderJudge:
                         self._failed = True
         return self._reranker
 
-    def __call__(self, query: str, chunk_ids: list[str]) -> list[float] | None:
-        model = self._model()
-        if model is None:
-            return None
-        rows = self.index.get().chunks_by_id(chunk_ids)
-        if any(c not in rows for c in chunk_ids):
-            return None
-        return model.score(query, [passage_text(rows[c]) for c in chunk_ids])
+    def for_view(self, view: IndexView) -> Judge:
+        """The judge of chunks of ``view`` (one tenant's index)."""
+        def judge(query: str, chunk_ids: list[str]) -> list[float] | None:
+            model = self._model()
+            if model is None:
+                return None
+            rows = view.chunks_by_id(chunk_ids)
+            if any(c not in rows for c in chunk_ids):
+                return None
+            return model.score(query, [passage_text(rows[c]) for c in chunk_ids])
+        return judge
 
 
 def retrieve_rows(index: IndexHandle, plan: QueryPlan, vectors: dict[str, np.ndarray], filters: Filters,
-                  depth: int, judge: Judge | None = None) -> RetrievedRows:
-    """The retriever stage's work (shared by LocalStages and the HybridRetriever deployment)."""
-    view = index.get()
-    index.version()
-    result = HybridRetriever(view, judge=judge).retrieve(plan, vectors, resolve_filters(filters, view), depth=depth)
+                  depth: int, judge: CrossEncoderJudge | None = None, *, tenant: str) -> RetrievedRows:
+    """The retriever stage's work (shared by LocalStages and the HybridRetriever deployment), over
+    ``tenant``'s index only: filters resolve there, so another tenant's ids match nothing."""
+    view = index.get(tenant)
+    index.version(tenant)
+    result = HybridRetriever(view, judge=judge.for_view(view) if judge is not None else None).retrieve(
+        plan, vectors, resolve_filters(filters, view), depth=depth)
     rows = view.chunks_by_id(c.chunk_id for c in result.candidates[:depth])
     return RetrievedRows(result, rows)
 
@@ -115,7 +128,7 @@ class LocalStages:
         self.index = IndexHandle(cfg)
         self.encoder = QueryEncoder.load(cfg)
         self._reranker = None
-        self.judge = CrossEncoderJudge(cfg, self.index)
+        self.judge = CrossEncoderJudge(cfg)
 
     @property
     def reranker(self):
@@ -127,21 +140,21 @@ class LocalStages:
             self.judge._reranker = self._reranker  # one model in this process
         return self._reranker
 
-    async def embed(self, texts: list[str]) -> list[np.ndarray]:
-        return self.encoder.encode(texts)
+    async def embed(self, texts: list[str], tenant: str) -> list[np.ndarray]:
+        return self.encoder.encode(texts, tenant=tenant)
 
-    async def retrieve(self, plan, vectors, filters, depth) -> RetrievedRows:
-        return retrieve_rows(self.index, plan, vectors, filters, depth, judge=self.judge)
+    async def retrieve(self, plan, vectors, filters, depth, tenant: str) -> RetrievedRows:
+        return retrieve_rows(self.index, plan, vectors, filters, depth, judge=self.judge, tenant=tenant)
 
     async def rerank(self, query: str, texts: list[str]) -> list[float]:
         return self.reranker.score(query, texts)
 
-    async def expand(self, candidates, sections, vectors, target_texts, settings) -> ExpansionResult:
-        return AwarenessExpander(self.index.get()).expand(candidates, sections, vectors, target_texts, settings)
+    async def expand(self, candidates, sections, vectors, target_texts, settings, tenant: str) -> ExpansionResult:
+        return AwarenessExpander(self.index.get(tenant)).expand(candidates, sections, vectors, target_texts, settings)
 
-    async def index_version(self) -> str:
-        return self.index.version()
+    async def index_version(self, tenant: str) -> str:
+        return self.index.version(tenant)
 
     async def ready(self) -> dict[str, str]:
-        return {"index": self.index.version(), "embedder": self.encoder.fingerprint,
+        return {"index": self.index.version(DEFAULT_TENANT), "embedder": self.encoder.fingerprint,
                 "reranker": self._reranker.name if self._reranker else ("on first use" if self.cfg.rerank.enabled else "off")}

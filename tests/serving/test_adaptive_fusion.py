@@ -54,7 +54,7 @@ def test_without_a_judge_the_prior_stands(sample_index):
     pipe = SearchPipeline(cfg)
     plan_response = _search(pipe, "isolate the packages of one project from another")
     plan = analyse_query(SearchRequest(query="isolate the packages of one project from another", mode="hybrid"), cfg)
-    vectors = {v.text: pipe.stages.encoder.encode([v.text])[0] for t in plan.targets for v in t.variants}
+    vectors = {v.text: pipe.stages.encoder.encode([v.text], tenant="default")[0] for t in plan.targets for v in t.variants}
     result = HybridRetriever(IndexView.open(cfg), judge=None).retrieve(plan, vectors, ResolvedFilters(), depth=3)
     assert result.bm25_shares == [plan.bm25_weight] and "no cross-encoder" in result.fusion_note
     assert plan_response.route.bm25_weight != plan.bm25_weight  # with the judge it moved

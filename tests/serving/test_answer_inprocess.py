@@ -121,7 +121,7 @@ def test_degenerate_writer_output_is_dropped_at_once_and_the_extractive_answer_f
     service = AnswerService(cfg, search.service, writer)
     response = search._loop.run_until_complete(service.answer(AnswerRequest(
         question="Which flag adds a file descriptor to an epoll instance with edge-triggered behaviour?",
-        llm_analysis=False)))
+        llm_analysis=False), tenant="default"))
     search.close()
     assert writer.closed and writer.pieces < 40, writer.pieces  # stopped within a few repetitions
     assert cfg.answer.max_retries == 2 and len(response.attempts) == 2  # no retries spent on the loop

@@ -108,7 +108,7 @@ def test_filters_restrict_to_documents_and_section_subtrees(pipeline, sample_ind
     by_source = pipeline.search(SearchRequest(query="exceptions", top_k=5, use_cache=False,
                                               filters={"sources": ["no-such-source"]}))
     assert by_source.hits == []
-    view = pipeline.stages.index.get()
+    view = pipeline.stages.index.get("default")
     section = view.sections_by_id([first.section_id])[first.section_id]
     parent = section["parent_id"]
     within = pipeline.search(SearchRequest(query="exceptions", top_k=20, mode="hybrid", use_cache=False,

@@ -58,9 +58,9 @@ def _pack(cfg, settings: ExpansionSettings):
     pipeline = SearchPipeline(cfg)
     hit = pipeline.search(SearchRequest(query=QUESTION, top_k=1, use_cache=False)).hits[0]
     assert hit.section_path.endswith("Part 1"), hit.section_path
-    vector = pipeline.stages.encoder.encode([QUESTION])[0]
+    vector = pipeline.stages.encoder.encode([QUESTION], tenant="default")[0]
     candidate = Candidate(chunk_id=hit.chunk_id, doc_id=hit.doc_id, score=hit.score, target=QUESTION)
-    view = pipeline.stages.index.get()
+    view = pipeline.stages.index.get("default")
     return AwarenessExpander(view).expand([candidate], [], {QUESTION: vector}, {QUESTION: QUESTION}, settings)
 
 
@@ -89,7 +89,7 @@ def test_outline_without_the_question_vector_takes_the_nearest_siblings(report_i
     pipeline = SearchPipeline(report_index)
     hit = pipeline.search(SearchRequest(query=QUESTION, top_k=1, use_cache=False)).hits[0]
     settings = ExpansionSettings.from_config(report_index, budget_tokens=400, top_k=1, max_siblings=2)
-    result = AwarenessExpander(pipeline.stages.index.get()).expand(
+    result = AwarenessExpander(pipeline.stages.index.get("default")).expand(
         [Candidate(chunk_id=hit.chunk_id, doc_id=hit.doc_id, score=hit.score)], [], {}, {}, settings)
     siblings = sorted(_part(p.meta["section_path"]) for p in result.passages if p.reasons[0]["kind"] == "sibling")
     assert siblings == [2, 3]

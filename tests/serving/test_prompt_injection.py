@@ -203,7 +203,7 @@ def test_an_obedient_llm_writer_is_caught_and_its_prompt_kept_intact(injected_in
     try:
         question = "Which zorbctl option deletes the local package cache?"
         response = search._loop.run_until_complete(service.answer(AnswerRequest(
-            question=question, llm_analysis=False, use_cache=False)))
+            question=question, llm_analysis=False, use_cache=False), tenant=search.tenant))
     finally:
         search.close()
     assert [a.verdict for a in response.attempts[:3]] == ["fail", "fail", "fail"], response.attempts

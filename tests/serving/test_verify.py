@@ -34,7 +34,7 @@ def embed(installed_models):
     encoder = QueryEncoder.load(load_config())
 
     async def run(texts):
-        return encoder.encode(texts)
+        return encoder.encode(texts, tenant="default")
 
     return run
 

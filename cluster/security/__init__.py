@@ -1,0 +1,1 @@
+"""Security primitives below the serving layer: API keys (:mod:`cluster.security.keys`)."""
