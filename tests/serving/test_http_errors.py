@@ -20,9 +20,9 @@ def _client(cfg, *, slow_embed_s: float = 0.0) -> TestClient:
     from serving.services.stages import LocalStages
 
     class SlowStages(LocalStages):
-        async def embed(self, texts):
+        async def embed(self, texts, *args, **kwargs):
             await asyncio.sleep(slow_embed_s)
-            return await super().embed(texts)
+            return await super().embed(texts, *args, **kwargs)
 
     stages = SlowStages(cfg)
     service = SearchService(cfg, stages, stages.index)
