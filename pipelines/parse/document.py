@@ -74,3 +74,19 @@ class ParseError(ValueError):
         super().__init__(f"{reason}: {detail}" if detail else reason)
         self.reason = reason
         self.detail = detail
+
+
+class ParserCrash(RuntimeError):
+    """An unexpected exception inside decoding or a format parser: a bug in Strata, not bad input.
+
+    Kept apart from :class:`ParseError` (a deliberate verdict on the file, with a reason) so that a crash
+    is never counted as a malformed file: the ingest reports it with reason ``parser_error`` (the
+    ``StrataIngestParserErrors`` alert) and the detail ``parser crash: <Type>: <message>``; the
+    original exception is the ``__cause__``."""
+
+    reason = "parser_error"
+
+    def __init__(self, exc: BaseException, *, fmt: str | None = None) -> None:
+        where = f" ({fmt})" if fmt else ""
+        self.detail = f"parser crash{where}: {type(exc).__name__}: {exc}"
+        super().__init__(self.detail)

@@ -86,8 +86,11 @@ class IndexSink:
     def accept(self, batch: pa.Table) -> dict[str, int]:
         """Take one embedded batch; returns per-status document counts and chunk/token totals."""
         status = batch.column("status")
-        for row in batch.filter(pc.equal(status, STATUS_FAILED)).select(["path", "reason", "detail"]).to_pylist():
-            self.counts.failed.append((row["path"], row["reason"] or "failed", row["detail"] or ""))
+        for row in batch.filter(pc.equal(status, STATUS_FAILED)).select(["doc_id", "path", "reason", "detail"]).to_pylist():
+            detail = row["detail"] or ""
+            if row["doc_id"] in self.known:  # a document that turned bad: nothing is deleted, say so
+                detail = f"{detail}; the index keeps its last good version" if detail else "the index keeps its last good version"
+            self.counts.failed.append((row["path"], row["reason"] or "failed", detail))
         unchanged = pc.sum(pc.equal(status, STATUS_UNCHANGED)).as_py() or 0
         self.counts.unchanged += unchanged
         ok = batch.filter(pc.equal(status, STATUS_OK))

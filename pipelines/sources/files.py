@@ -67,6 +67,15 @@ def discover(root: Path, *, include: list[str], exclude: list[str], max_bytes: i
                             max_bytes=max_bytes)
 
 
+def _kind(mode: int) -> str:
+    for test, kind in ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISDIR, "a directory")):
+        if test(mode):
+            return kind
+    return "a special file"
+
+
 def _one(path: Path, relpath: str, source: str, *, include: list[str] | None, exclude: list[str],
          max_bytes: int) -> Iterator[SourceFile | SkippedFile]:
     name = path.name
@@ -80,8 +89,8 @@ def _one(path: Path, relpath: str, source: str, *, include: list[str] | None, ex
     except OSError as exc:
         yield SkippedFile(str(path), "unreadable", exc.strerror or str(exc))
         return
-    if not stat.S_ISREG(st.st_mode):
-        yield SkippedFile(str(path), "not_a_file", "not a regular file")
+    if not stat.S_ISREG(st.st_mode):  # never opened: a FIFO would block the read, a device never end
+        yield SkippedFile(str(path), "not_a_file", f"{_kind(st.st_mode)}, not a regular file (never opened)")
         return
     if st.st_size > max_bytes:
         yield SkippedFile(str(path), "too_large", f"{st.st_size} bytes > ingest.max_file_bytes {max_bytes}")

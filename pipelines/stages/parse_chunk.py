@@ -22,7 +22,7 @@ from cluster.models.registry import resolve_embedder
 from cluster.models.tokenizer import load_tokenizer
 from cluster.telemetry.tracing import span
 from pipelines.chunk import ChunkingConfig, chunk_with_config
-from pipelines.parse import ParseError, ParsedDocument, parse_bytes
+from pipelines.parse import ParseError, ParsedDocument, ParserCrash, parse_bytes
 from pipelines.records import PARSED_SCHEMA, STATUS_FAILED, STATUS_OK, STATUS_UNCHANGED
 from pipelines.summary import section_summary
 
@@ -83,11 +83,14 @@ def process_file(item: dict[str, Any], *, tokenizer, config: ChunkingConfig, max
     try:
         doc = parse_bytes(raw, path=item["path"], doc_id=item["doc_id"], max_bytes=max_file_bytes)
         chunks = chunk_with_config(doc, tokenizer, config)
-    except ParseError as exc:
+    except ParseError as exc:  # bad input: a deliberate verdict with its reason
         row.update(reason=exc.reason, detail=exc.detail or str(exc))
         return row
-    except Exception as exc:  # a parser bug must not kill the pipeline: report it per file
-        row.update(reason="parser_error", detail=f"{type(exc).__name__}: {exc}")
+    except ParserCrash as exc:  # a bug in decoding or a parser: its own reason, never "malformed"
+        row.update(reason=ParserCrash.reason, detail=exc.detail)
+        return row
+    except Exception as exc:  # a chunker bug must not kill the pipeline either: report it per file
+        row.update(reason=ParserCrash.reason, detail=f"chunker crash: {type(exc).__name__}: {exc}")
         return row
     if not chunks:
         row.update(reason="empty", detail="no text to index after parsing")

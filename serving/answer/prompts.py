@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from serving.llm.messages import defuse
+from serving.llm.messages import defuse, defuse_attribute
 
 NO_ANSWER = "I cannot answer from these passages."
 
@@ -40,7 +40,7 @@ JUDGE_SYSTEM = (
 def passages_block(texts: list[str], labels: list[str]) -> str:
     rows = ["<passages>"]
     for n, (text, label) in enumerate(zip(texts, labels), start=1):
-        rows.append(f'<passage id="{n}" source="{defuse(label)}">\n{defuse(text.strip())}\n</passage>')
+        rows.append(f'<passage id="{n}" source="{defuse_attribute(label)}">\n{defuse(text.strip())}\n</passage>')
     rows.append("</passages>")
     return "\n".join(rows)
 

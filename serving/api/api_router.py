@@ -55,7 +55,11 @@ def _service(request: Request) -> SearchService:
 
 
 async def _timed(request: Request, coro):
-    return await asyncio.wait_for(coro, timeout=_service(request).cfg.serve.request_timeout_s)
+    limit = _service(request).cfg.serve.request_timeout_s
+    try:
+        return await asyncio.wait_for(coro, timeout=limit)
+    except TimeoutError:  # → 504, saying which limit
+        raise TimeoutError(f"the request took longer than serve.request_timeout_s ({limit:g} s)") from None
 
 
 @router.post("/v1/search", response_model=SearchResponse, responses=ERRORS, tags=["query"])
@@ -190,7 +194,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(asyncio.TimeoutError)
     async def _timeout(_: Request, exc: Exception) -> JSONResponse:
-        return _error(504, "the request took longer than serve.request_timeout_s")
+        return _error(504, str(exc) or "the request took longer than serve.request_timeout_s")
 
     @app.exception_handler(Exception)
     async def _failed(_: Request, exc: Exception) -> JSONResponse:

@@ -47,6 +47,7 @@ from serving.answer.extractive import (
     resolve_answerability,
 )
 from serving.answer.forms import JudgeForm, WriterForm
+from serving.answer.injection import withhold_instructions
 from serving.answer.prompts import is_no_answer, judge_messages, writer_text_messages
 from serving.answer.span import answer_span, expected_type, holds_value
 from serving.answer.verify import check_answer, final_verdict
@@ -125,6 +126,9 @@ class AnswerService:
     def release(self) -> None:
         self.in_flight = max(0, self.in_flight - 1)
 
+    def _timeout_message(self) -> str:
+        return f"no answer within answer.timeout_s ({self.cfg.answer.timeout_s:g} s)"
+
     # -- public entry points -----------------------------------------------------------------------------
     async def answer(self, request: AnswerRequest, *, tenant: str) -> AnswerResponse:
         """The whole answer (no streaming), from ``tenant``'s documents only."""
@@ -132,6 +136,8 @@ class AnswerService:
         self.acquire()
         try:
             return await asyncio.wait_for(self._answer(request, None, tenant), timeout=self.cfg.answer.timeout_s)
+        except TimeoutError:  # → 504, saying which limit
+            raise TimeoutError(self._timeout_message()) from None
         finally:
             self.release()
 
@@ -155,7 +161,7 @@ class AnswerService:
                 response = await asyncio.wait_for(self._answer(request, emit, tenant), timeout=self.cfg.answer.timeout_s)
                 await queue.put(("final", response.model_dump(mode="json")))
             except asyncio.TimeoutError:
-                await queue.put(("error", {"error": "timeout", "detail": f"no answer within {self.cfg.answer.timeout_s}s"}))
+                await queue.put(("error", {"error": "timeout", "detail": self._timeout_message()}))
             except Exception as exc:  # noqa: BLE001 - reported to the client as an event
                 await queue.put(("error", {"error": type(exc).__name__, "detail": str(exc)}))
             finally:
@@ -209,6 +215,9 @@ class AnswerService:
                 filters=request.filters, expansion=expansion, awareness=True if attempt else None,
                 window=1 + attempt if expansion == "window" else None, use_cache=request.use_cache), hints,
                 tenant=run.tenant)
+        # sentences that instruct the reader (prompt markup, "ignore previous instructions") are never evidence
+        passages = [p.model_copy(update={"text": withhold_instructions(p.text)}) for p in context.passages]
+        context = context.model_copy(update={"passages": [p for p in passages if p.text.strip()]})
         return context, expansion or "route", budget
 
     async def _extract(self, question: str, passages: list[Passage], run: "_Run") -> ExtractiveAnswer:

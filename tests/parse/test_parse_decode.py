@@ -88,7 +88,15 @@ def test_random_bytes_without_nul_rejected():
     low = bytes(rnd.randrange(1, 256) for _ in range(4096))  # control chars → binary
     high = bytes(rnd.randrange(128, 256) for _ in range(4096))  # no ASCII at all
     assert reason(low) == "binary"
-    assert reason(high) in {"binary", "undecodable"}
+    assert reason(high) == "undecodable"  # no control bytes, so not binary: no charset fits it
+
+
+def test_undecodable_reason_and_detail():
+    """Printable high bytes that no charset reads with confidence: skipped as undecodable, saying why."""
+    rnd = random.Random(1)
+    with pytest.raises(ParseError) as exc:
+        decode_bytes(bytes(rnd.randrange(128, 256) for _ in range(4096)), max_bytes=MB)
+    assert exc.value.reason == "undecodable" and exc.value.detail == "not utf-8 and no confident charset guess"
 
 
 def test_gzip_detected_by_magic_bytes():

@@ -123,22 +123,54 @@ def test_result_cache_and_freshness(app, tmp_path, ray_session):
         time.sleep(1)
     assert body["hits"][0]["path"] == "fresh.md", body
     assert body["index_version"] != first["index_version"] and body["cached"] is False
+    # the ingress replica counted the switch to the new version (Serve tags: the replica exported it)
+    pattern = r'^ray_strata_index_version_changes_total\{[^}]*deployment="StrataIngress"[^}]*\} ([0-9.e+]+)$'
+    deadline = time.monotonic() + 60
+    while not re.search(pattern, _scrape(), re.M):
+        assert time.monotonic() < deadline, "no ray_strata_index_version_changes_total from the ingress replica"
+        time.sleep(2)
+    assert float(re.search(pattern, _scrape(), re.M).group(1)) >= 1
+
+
+def _scrape() -> str:
+    with urllib.request.urlopen(f"http://127.0.0.1:{METRICS_PORT}/metrics", timeout=5) as r:
+        return r.read().decode()
+
+
+def _tagged(deployment: str, **labels: str) -> str:
+    """Lookaheads matching the labels of a sample recorded inside a replica of ``deployment``: Serve's
+    ``application``/``deployment``/``replica`` tags, plus ``labels``."""
+    parts = [f'application="strata"', f'deployment="{deployment}"', 'replica="[^"]+"'] + \
+        [f'{k}="{v}"' for k, v in labels.items()]
+    return "".join(rf"(?=[^}}]*{p})" for p in parts)
 
 
 def test_query_metrics_are_exported(app):
+    """The query metrics come from the replicas (Serve's deployment/replica tags prove it), errors included."""
     url, _ = app
     post(url, "/v1/search", {"query": "virtual environments", "top_k": 3, "use_cache": False})
+    post(url, "/v1/search", {"query": "virtual environments", "top_k": 3})  # a result-cache lookup
+    assert post(url, "/v1/search", {"query": "   "}).status_code == 422
+    wanted = {
+        "stage analyse": ("ray_strata_query_stage_seconds_bucket", "StrataIngress", {"stage": "analyse"}),
+        "stage total": ("ray_strata_query_stage_seconds_bucket", "StrataIngress", {"stage": "total"}),
+        "stage bm25": ("ray_strata_query_stage_seconds_bucket", "StrataIngress", {"stage": "bm25"}),
+        "stage dense": ("ray_strata_query_stage_seconds_bucket", "StrataIngress", {"stage": "dense"}),
+        "route": ("ray_strata_query_routes_total", "StrataIngress", {"route": "hybrid"}),
+        "embedding cache": ("ray_strata_query_cache_requests_total", "QueryEmbedder", {"cache": "embedding"}),
+        "result cache": ("ray_strata_query_cache_requests_total", "StrataIngress", {"cache": "result"}),
+        "candidates": ("ray_strata_query_candidates_bucket", "StrataIngress", {"stage": "bm25"}),
+        "errors 422": ("ray_strata_query_errors_total", "StrataIngress", {"status": "422"}),
+    }
+    patterns = {key: re.compile(rf"^{name}\{{{_tagged(deployment, **labels)}[^}}]*\}} ", re.M)
+                for key, (name, deployment, labels) in wanted.items()}
     deadline = time.monotonic() + 60
     text = ""
     while time.monotonic() < deadline:
-        with urllib.request.urlopen(f"http://127.0.0.1:{METRICS_PORT}/metrics", timeout=5) as r:
-            text = r.read().decode()
-        if "ray_strata_query_stage_seconds_bucket" in text and "ray_strata_query_cache_requests_total" in text:
+        text = _scrape()
+        if all(p.search(text) for p in patterns.values()):
             break
         time.sleep(2)
-    for stage in ("analyse", "embed", "bm25", "dense", "total"):
-        assert re.search(rf'ray_strata_query_stage_seconds_bucket\{{[^}}]*stage="{stage}"', text), stage
-    assert re.search(r'ray_strata_query_routes_total\{[^}]*route="hybrid"', text)
-    assert re.search(r'ray_strata_query_cache_requests_total\{[^}]*cache="embedding"', text)
-    assert re.search(r'ray_strata_query_candidates_bucket\{[^}]*stage="bm25"', text)
-    assert "ray_serve_num_http_requests_total" in text or "ray_serve_num_http_requests" in text
+    missing = [key for key, p in patterns.items() if not p.search(text)]
+    assert not missing, (missing, sorted({line.split("{")[0] for line in text.splitlines() if "strata_query" in line}))
+    assert re.search(r'^ray_serve_num_http_requests_total\{[^}]*application="strata"', text, re.M)
