@@ -38,7 +38,6 @@ import os
 import random
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -49,6 +48,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+
+from bench.serve_bench import free_port, percentile  # noqa: E402  (the serving bench's helpers)
 
 RESULTS = REPO / "bench" / "results" / "load.jsonl"
 SCIFACT = REPO.parent / "shared" / "data" / "scifact"
@@ -61,12 +62,6 @@ TARGETS = {  # fault name → process title prefix (Ray sets ``ray::<actor class
 
 
 # -- processes ----------------------------------------------------------------------------------------
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def run_env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
     env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
@@ -284,13 +279,6 @@ async def load(url: str, queries: list[str], clients: int, seconds: float, mix: 
 
         await asyncio.gather(*(worker() for _ in range(clients)))
     return outcomes
-
-
-def percentile(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[max(0, min(len(ordered) - 1, int(round(q / 100 * len(ordered) + 0.5)) - 1))]
 
 
 def summarize(outcomes: list[Outcome]) -> dict[str, dict]:
