@@ -51,11 +51,12 @@ from offline.eval.context_recall import EvidenceQuestion, load_questions, score_
 from offline.eval.evidence import locate  # noqa: E402
 from offline.eval.retrieval_job import ingest_corpus  # noqa: E402
 
+from bench.corpora import CACHE as DEBIAN_CACHE  # noqa: E402
+
 QUESTIONS = REPO / "bench" / "data" / "awareness-questions.jsonl"
 RESULTS = REPO / "bench" / "results" / "awareness.jsonl"
 SAMPLES = REPO / "samples" / "corpus"
 WORK = Path(os.environ.get("STRATA_BENCH_DIR", Path.home() / ".cache" / "strata-bench")) / "awareness"
-DEBIAN_CACHE = Path.home() / ".cache" / "strata-bench" / "debian"
 SOURCE = "awareness-bench"
 TOP_K = 60
 # --ablations: the awareness configuration with one part of the expansion switched off

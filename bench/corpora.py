@@ -22,6 +22,7 @@ PACKAGES: dict[str, str] = {
     "postgresql-doc-15": "usr/share/doc/postgresql-doc-15/html/*.html",
 }
 BYTES_PER_TOKEN = 4.0  # rough; the ingest report gives the real count
+CACHE = Path.home() / ".cache" / "strata-bench" / "debian"  # downloaded and unpacked packages, shared by the benches
 
 
 def fetch(cache: Path) -> Path:
@@ -72,7 +73,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tokens", type=int, required=True)
     parser.add_argument("--out", type=Path, required=True)
-    parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "strata-bench" / "debian")
+    parser.add_argument("--cache", type=Path, default=CACHE)
     args = parser.parse_args()
     files, estimate = select(fetch(args.cache), args.tokens, args.out)
     print(f"{args.out}: {files} files, ~{estimate:,} tokens (estimated)")

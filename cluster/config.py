@@ -67,8 +67,11 @@ class ModelsConfig(BaseModel):
 class EmbedderConfig(BaseModel):
     """Runtime settings of the embedding actors."""
 
-    batch_size: int = Field(64, ge=1, le=4096)
-    threads: int | None = Field(None, ge=1, description="onnxruntime intra-op threads; default: the machine's cores")
+    batch_size: int | None = Field(
+        None, ge=1, le=4096, description="texts per ONNX call; default 8 on CPU (the fastest in bench/ingest_bench.py's "
+                                         "sweep on 2 cores: 40 texts/s against 31 at 64), 128 on CUDA")
+    threads: int | None = Field(None, ge=1, description="onnxruntime intra-op threads; default: the machine's cores "
+                                                        "(ingest's auto-sized CPU actor pool: 1 per actor)")
     device: Literal["auto", "cpu", "cuda"] = "auto"
     cpu_mem_arena: bool = Field(True, description="onnxruntime CPU memory arena; off trades some speed for less RSS")
 
@@ -99,10 +102,17 @@ class IngestConfig(BaseModel):
     max_file_bytes: int = Field(20_000_000, ge=1, description="raw and decompressed size cap per file")
     parse_batch_files: int = Field(8, ge=1, description="files per stateless parse/chunk task batch")
     embed_batch_docs: int = Field(16, ge=1, description="documents per embedding-actor call")
-    embed_actors: int = Field(1, ge=1, description="embedding actor pool size")
+    embed_actors: int | None = Field(
+        None, ge=1, description="embedding actor pool size; default: one per GPU of the eligible nodes when embedding on "
+                                "GPUs, else one single-threaded actor per CPU of the eligible nodes (eligible: the nodes "
+                                "with worker_resources, or all)")
     embed_actor_cpus: float = Field(0.5, gt=0, description="logical CPUs reserved per embedding actor")
     embed_actor_gpus: float = Field(0.0, ge=0, description="GPUs per embedding actor (CUDA provider when > 0)")
     parse_task_cpus: float = Field(0.25, gt=0)
+    parse_tasks: int | None = Field(
+        None, ge=1, description="parse/chunk tasks at once; default: half the eligible CPUs (at least 1). Parsing is ~1% "
+                                "of the embedding work, and each task's worker process imports the parsers: 6 at once "
+                                "cost 25 s of CPU beside the embedders on 2 cores")
     worker_resources: dict[str, float] = Field(
         default_factory=dict, description="custom Ray resources every parse task and embedding actor requires, e.g. "
                                           "{strata_worker = 1} to keep them on the nodes started with that resource "

@@ -30,6 +30,19 @@ def patient_ray_start() -> None:
         os.environ.setdefault(key, value)
 
 
+def eligible_node_resources(required: dict[str, float], nodes: list[dict] | None = None) -> list[dict[str, float]]:
+    """The resources of each alive node that holds every ``required`` custom resource (all alive
+    nodes when ``required`` is empty); ``nodes`` defaults to ``ray.nodes()``.
+
+    >>> eligible_node_resources({"w": 1}, [{"Alive": True, "Resources": {"CPU": 1.0, "w": 9.0}},
+    ...                                    {"Alive": True, "Resources": {"CPU": 4.0}}])
+    [{'CPU': 1.0, 'w': 9.0}]
+    """
+    nodes = ray.nodes() if nodes is None else nodes
+    return [dict(n["Resources"]) for n in nodes
+            if n.get("Alive") and all(n["Resources"].get(k, 0) > 0 for k in required)]
+
+
 def init_ray(settings: RayConfig, *, env: dict[str, str] | None = None, verbose: bool | None = None) -> None:
     """Connect this process to Ray once. With ``settings.address`` or ``$RAY_ADDRESS`` it joins
     that cluster; otherwise it starts an embedded one sized by ``settings.num_cpus``.

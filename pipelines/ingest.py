@@ -13,7 +13,7 @@ import ray
 
 from cluster.config import StrataConfig, absolute_paths
 from cluster.models.registry import resolve_embedder
-from cluster.runtime import init_ray
+from cluster.runtime import eligible_node_resources, init_ray
 from cluster.store.bm25 import Bm25Index
 from cluster.store.embed_cache import EmbeddingCache
 from cluster.store.journal import IngestJournal
@@ -26,7 +26,7 @@ from pipelines.progress import IngestProgress
 from pipelines.report import IngestReport
 from pipelines.sink.writer import IndexSink
 from pipelines.sources.files import SkippedFile, SourceFile, discover
-from pipelines.stages.embed import EmbedDocuments
+from pipelines.stages.embed import EmbedDocuments, plan_embed_pool
 from pipelines.stages.parse_chunk import parse_chunk_batch
 
 
@@ -147,9 +147,9 @@ def _run_pipeline(cfg: StrataConfig, items: list[dict], sink: IndexSink, report:
     ctx = ray.data.DataContext.get_current()
     ctx.enable_progress_bars = False
     ctx.verbose_progress = False
-    gpus = ingest.embed_actor_gpus
-    if gpus == 0 and cfg.embedder.device != "cpu" and ray.cluster_resources().get("GPU", 0) >= 1:
-        gpus = 1.0
+    eligible = eligible_node_resources(ingest.worker_resources)
+    pool = plan_embed_pool(ingest, cfg.embedder, eligible)
+    parse_tasks = ingest.parse_tasks or max(1, int(sum(r.get("CPU", 0) for r in eligible)) // 2)
     # The workers may be other machines: they get the settings as JSON, model paths resolved here.
     shipped = absolute_paths(cfg)
     models_json = shipped.models.model_dump_json()
@@ -158,15 +158,15 @@ def _run_pipeline(cfg: StrataConfig, items: list[dict], sink: IndexSink, report:
     ds = ray.data.from_items(items, override_num_blocks=max(1, min(len(items) // ingest.parse_batch_files, 2000)))
     ds = ds.map_batches(
         parse_chunk_batch, batch_format="pyarrow", batch_size=ingest.parse_batch_files, num_cpus=ingest.parse_task_cpus,
-        resources=resources,
+        compute=ray.data.TaskPoolStrategy(size=parse_tasks), resources=resources,
         fn_kwargs={"models_json": models_json, "chunking_json": cfg.chunking.model_dump_json(),
                    "max_file_bytes": ingest.max_file_bytes},
     )
     ds = ds.map_batches(
         EmbedDocuments, batch_format="pyarrow", batch_size=ingest.embed_batch_docs,
-        compute=ray.data.ActorPoolStrategy(size=ingest.embed_actors), num_cpus=ingest.embed_actor_cpus,
-        num_gpus=gpus or None, resources=resources,
-        fn_constructor_kwargs={"models_json": models_json, "embedder_json": cfg.embedder.model_dump_json(),
+        compute=ray.data.ActorPoolStrategy(size=pool.actors), num_cpus=ingest.embed_actor_cpus,
+        num_gpus=pool.gpus or None, resources=resources,
+        fn_constructor_kwargs={"models_json": models_json, "embedder_json": pool.embedder.model_dump_json(),
                                "storage_json": storage_json if ingest.embed_cache else None},
     )
     progress = IngestProgress(len(items), enabled=ingest.progress)

@@ -15,6 +15,10 @@ from cluster.config import EmbedderConfig
 from cluster.models.registry import ResolvedEmbedder
 
 
+CPU_BATCH_SIZE = 8  # fastest of 8…128 on length-sorted texts here (bench/ingest_bench.py throughput's sweep)
+CUDA_BATCH_SIZE = 128
+
+
 def cuda_available() -> bool:
     """True when onnxruntime offers the CUDA provider *and* a device is visible."""
     try:
@@ -66,7 +70,8 @@ class Embedder:
                 )
             model = TextEmbedding(name, specific_model_path=str(resolved.path), threads=threads, providers=providers,
                                   **session)
-        return cls(model, resolved, settings.batch_size, "cuda" if use_cuda else "cpu")
+        batch_size = settings.batch_size or (CUDA_BATCH_SIZE if use_cuda else CPU_BATCH_SIZE)
+        return cls(model, resolved, batch_size, "cuda" if use_cuda else "cpu")
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embed ``texts`` → array of shape (len(texts), dim), float32."""

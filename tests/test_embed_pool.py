@@ -1,0 +1,58 @@
+"""How the ingest sizes its embedding actor pool and parse concurrency from the live nodes."""
+
+from __future__ import annotations
+
+from cluster.config import EmbedderConfig, IngestConfig, load_config
+from cluster.models.embedder import CPU_BATCH_SIZE, CUDA_BATCH_SIZE
+from cluster.runtime import eligible_node_resources
+from pipelines.stages.embed import plan_embed_pool
+
+
+def _node(alive: bool = True, **resources: float) -> dict:
+    return {"Alive": alive, "Resources": resources}
+
+
+def test_defaults_give_one_single_threaded_actor_per_cpu():
+    cfg = load_config()  # the shipped defaults, nothing overridden
+    pool = plan_embed_pool(cfg.ingest, cfg.embedder, eligible_node_resources({}, [_node(CPU=2.0)]))
+    assert (pool.actors, pool.gpus, pool.embedder.threads) == (2, 0.0, 1)
+    assert cfg.embedder.batch_size is None  # resolved per device by Embedder.load
+
+
+def test_gpus_get_one_actor_each_and_keep_their_threads():
+    nodes = [_node(CPU=16.0, GPU=4.0), _node(CPU=16.0, GPU=4.0)]
+    pool = plan_embed_pool(IngestConfig(), EmbedderConfig(), eligible_node_resources({}, nodes))
+    assert (pool.actors, pool.gpus, pool.embedder.threads) == (8, 1.0, None)
+    # embedding forced onto CPUs ignores the GPUs
+    cpu = plan_embed_pool(IngestConfig(), EmbedderConfig(device="cpu"), eligible_node_resources({}, nodes))
+    assert (cpu.actors, cpu.gpus) == (32, 0.0)
+
+
+def test_explicit_settings_win():
+    nodes = eligible_node_resources({}, [_node(CPU=8.0)])
+    pool = plan_embed_pool(IngestConfig(embed_actors=3), EmbedderConfig(threads=2), nodes)
+    assert (pool.actors, pool.embedder.threads) == (3, 2)
+    pool = plan_embed_pool(IngestConfig(), EmbedderConfig(threads=4), nodes)
+    assert (pool.actors, pool.embedder.threads) == (8, 4)
+    # GPUs asked for before the autoscaler has started any: the configured count
+    pool = plan_embed_pool(IngestConfig(embed_actor_gpus=1, embed_actors=2), EmbedderConfig(), nodes)
+    assert (pool.actors, pool.gpus) == (2, 1.0)
+
+
+def test_only_nodes_with_the_worker_resource_and_alive_count():
+    nodes = [_node(CPU=4.0), _node(CPU=1.0, strata_worker=100.0), _node(CPU=1.0, strata_worker=100.0),
+             _node(alive=False, CPU=64.0, strata_worker=100.0)]
+    eligible = eligible_node_resources({"strata_worker": 1}, nodes)
+    assert [r["CPU"] for r in eligible] == [1.0, 1.0]
+    pool = plan_embed_pool(IngestConfig(worker_resources={"strata_worker": 1}), EmbedderConfig(), eligible)
+    assert pool.actors == 2
+
+
+def test_batch_size_defaults_per_device():
+    from cluster.models.embedder import Embedder
+    from cluster.models.registry import resolve_embedder
+
+    assert CPU_BATCH_SIZE == 8 and CUDA_BATCH_SIZE == 128
+    resolved = resolve_embedder(load_config().models)
+    assert Embedder.load(resolved, EmbedderConfig(device="cpu")).batch_size == CPU_BATCH_SIZE
+    assert Embedder.load(resolved, EmbedderConfig(device="cpu", batch_size=32)).batch_size == 32
