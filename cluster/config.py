@@ -108,6 +108,14 @@ class IngestConfig(BaseModel):
                                           "{strata_worker = 1} to keep them on the nodes started with that resource "
                                           "(ray start --resources); empty: any node")
     writer_batch_rows: int = Field(4096, ge=1, description="chunk rows per LanceDB commit")
+    writer: Literal["driver", "workers"] = Field(
+        "driver", description="driver: the driver flattens and writes every row (LanceDB table.add); workers: a Ray "
+                              "task stage after embedding writes the Lance fragments on the worker nodes and the "
+                              "driver only commits them (one Append per table; storage.data_dir / lance_uri must be "
+                              "storage every worker node shares)")
+    fragment_task_cpus: float = Field(0.25, gt=0, description="logical CPUs per fragment-writing task (writer = workers)")
+    bm25_threads: int = Field(0, ge=0, description="tantivy indexing threads of the writer; 0: the driver's cores, "
+                                                   "at most 8")
     embed_cache: bool = Field(True, description="reuse vectors stored in the index's embed_cache table, keyed by "
                                                 "(embedder fingerprint, text hash); embed only the misses")
     progress: bool = True

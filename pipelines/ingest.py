@@ -1,4 +1,5 @@
-"""Bulk ingest: source → parse/chunk (Ray tasks) → embed (Ray actor pool) → single writer.
+"""Bulk ingest: source → parse/chunk (Ray tasks) → embed (Ray actor pool) → [write Lance fragments
+(Ray tasks, ``ingest.writer = "workers"``)] → single committer (the driver's :class:`IndexSink`).
 
 >>> # report = run_ingest(load_config(), "docs/")
 >>> # print(report.summary())
@@ -24,6 +25,7 @@ from cluster.telemetry.tracing import setup_tracing, span
 from pipelines.delete import delete_documents
 from pipelines.progress import IngestProgress
 from pipelines.report import IngestReport
+from pipelines.sink.fragments import fragment_targets, write_fragments_batch
 from pipelines.sink.writer import IndexSink
 from pipelines.sources.files import SkippedFile, SourceFile, discover
 from pipelines.stages.embed import EmbedDocuments
@@ -57,7 +59,8 @@ def run_ingest(cfg: StrataConfig, path: str | Path, *, source: str | None = None
     metrics = ingest_metrics()
     cache = EmbeddingCache.open(cfg.storage, dim=store.dim, create=True) if cfg.ingest.embed_cache else None
     sink = IndexSink(store, bm25, IngestJournal(cfg.storage.journal_path), known=store.known_documents(),
-                     batch_rows=cfg.ingest.writer_batch_rows, cache=cache, fingerprint=resolved.manifest.fingerprint)
+                     batch_rows=cfg.ingest.writer_batch_rows, cache=cache, fingerprint=resolved.manifest.fingerprint,
+                     bm25_threads=cfg.ingest.bm25_threads)
     try:
         with span("ingest", path=str(path)):
             report.recovered = sink.recover()
@@ -169,6 +172,11 @@ def _run_pipeline(cfg: StrataConfig, items: list[dict], sink: IndexSink, report:
         fn_constructor_kwargs={"models_json": models_json, "embedder_json": cfg.embedder.model_dump_json(),
                                "storage_json": storage_json if ingest.embed_cache else None},
     )
+    if ingest.writer == "workers":  # the same nodes as embedding write the fragments; the driver commits them
+        targets = fragment_targets(sink.store, sink.cache, sink.fingerprint, storage_options=shipped.storage.storage_options)
+        ds = ds.map_batches(write_fragments_batch, batch_format="pyarrow", batch_size=None,
+                            num_cpus=ingest.fragment_task_cpus, resources=resources,
+                            fn_kwargs={"targets_json": targets})
     progress = IngestProgress(len(items), enabled=ingest.progress)
     try:
         for batch in ds.iter_batches(batch_size=None, batch_format="pyarrow", prefetch_batches=1):
