@@ -176,7 +176,7 @@ def _run_pipeline(cfg: StrataConfig, items: list[dict], sink: IndexSink, report:
         targets = fragment_targets(sink.store, sink.cache, sink.fingerprint, storage_options=shipped.storage.storage_options)
         ds = ds.map_batches(write_fragments_batch, batch_format="pyarrow", batch_size=None,
                             num_cpus=ingest.fragment_task_cpus, resources=resources,
-                            fn_kwargs={"targets_json": targets})
+                            fn_kwargs={"targets_json": targets, "unit_chunks": ingest.writer_batch_rows})
     progress = IngestProgress(len(items), enabled=ingest.progress)
     try:
         for batch in ds.iter_batches(batch_size=None, batch_format="pyarrow", prefetch_batches=1):

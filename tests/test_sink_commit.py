@@ -68,7 +68,7 @@ def _open(cfg, *, batch_rows: int = 7):
 def _written(batches: list[pa.Table], store, cache) -> list[pa.Table]:
     """What the fragment-writing workers send the driver (here in this process)."""
     targets = fragment_targets(store, cache, "fp", storage_options={})
-    return [write_fragments_batch(b, targets_json=targets) for b in batches]
+    return [write_fragments_batch(b, targets_json=targets, unit_chunks=4) for b in batches]
 
 
 def _rows(cfg, name: str, key: str) -> list[dict]:

@@ -19,6 +19,24 @@ from cluster.store.schema import DOCUMENTS_SCHEMA, chunks_schema, sections_schem
 DOCUMENT_META = pa.schema([f for f in DOCUMENTS_SCHEMA if f.name != "ingested_at"])
 
 
+def commit_slices(n_chunks: list[int], batch_rows: int) -> list[tuple[int, int]]:
+    """``(offset, length)`` runs of whole documents holding at least ``batch_rows`` chunks each (the
+    last may hold fewer): how the writer cuts its commits and the workers their fragment units.
+
+    >>> commit_slices([3, 3, 3, 1], 5)
+    [(0, 2), (2, 2)]
+    """
+    out, start, rows = [], 0, 0
+    for i, n in enumerate(n_chunks):
+        rows += n
+        if rows >= batch_rows:
+            out.append((start, i + 1 - start))
+            start, rows = i + 1, 0
+    if start < len(n_chunks):
+        out.append((start, len(n_chunks) - start))
+    return out
+
+
 def _repeat(docs: pa.Table, list_column: str, names: list[str]) -> dict[str, pa.Array]:
     parents = pc.list_parent_indices(docs.column(list_column))
     return {name: pc.take(docs.column(name), parents) for name in names}

@@ -10,7 +10,8 @@ Lance ``Append`` per table. Fragments nobody commits (a crash) are invisible fil
 :meth:`cluster.store.lance_store.LanceStore.maintain` removes (``delete_unverified``).
 
 >>> # targets = fragment_targets(store, cache, fingerprint, storage_options={})
->>> # ds = ds.map_batches(write_fragments_batch, batch_format="pyarrow", fn_kwargs={"targets_json": targets})
+>>> # ds = ds.map_batches(write_fragments_batch, batch_format="pyarrow",
+>>> #                     fn_kwargs={"targets_json": targets, "unit_chunks": 4096})
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from cluster.store.lance_store import LanceStore
 from cluster.store.schema import CHUNKS, SECTIONS, chunks_schema, sections_schema
 from cluster.telemetry.tracing import span
 from pipelines.records import STATUS_OK, WRITTEN_SCHEMA
-from pipelines.sink.flatten import bm25_documents, document_meta, flatten_chunks, flatten_sections
+from pipelines.sink.flatten import bm25_documents, commit_slices, document_meta, flatten_chunks, flatten_sections
 
 
 def fragment_targets(store: LanceStore, cache: EmbeddingCache | None, fingerprint: str, *,
@@ -40,13 +41,21 @@ def fragment_targets(store: LanceStore, cache: EmbeddingCache | None, fingerprin
                        "fingerprint": fingerprint})
 
 
-def write_fragments_batch(batch: pa.Table, *, targets_json: str) -> pa.Table:
-    """Write one embedded batch's rows as uncommitted fragments; returns its ``WRITTEN_SCHEMA`` rows."""
-    from lance.fragment import write_fragments
-
+def write_fragments_batch(batch: pa.Table, *, targets_json: str, unit_chunks: int) -> pa.Table:
+    """Write one embedded batch's rows as uncommitted fragments; returns its ``WRITTEN_SCHEMA`` rows.
+    The batch is cut into units of whole documents holding about ``unit_chunks`` chunks (the writer's
+    commit size): each unit has its own fragments, and the driver commits a unit whole."""
     if not batch.num_rows:
         return WRITTEN_SCHEMA.empty_table()
     targets = json.loads(targets_json)
+    n_chunks = pc.fill_null(pc.list_value_length(batch.column("chunks")), 0).to_pylist()
+    return pa.concat_tables([_write_unit(batch.slice(offset, length), targets)
+                             for offset, length in commit_slices(n_chunks, unit_chunks)])
+
+
+def _write_unit(batch: pa.Table, targets: dict) -> pa.Table:
+    from lance.fragment import write_fragments
+
     dim, uris, options = targets["dim"], targets["uris"], targets["storage_options"] or None
     ok_mask = pc.equal(batch.column("status"), STATUS_OK)
     ok = batch.filter(ok_mask)
@@ -63,9 +72,8 @@ def write_fragments_batch(batch: pa.Table, *, targets_json: str) -> pa.Table:
                 if rows.num_rows:
                     fragments[name] = [json.dumps(f.to_json()) for f in
                                        write_fragments(rows, uris[name], schema=schema, storage_options=options)]
-        per_ok = _split(bm25_documents(chunk_rows), pc.list_value_length(ok.column("chunks")).to_pylist())
-        ok_rows = iter(per_ok)
-        bm25 = pa.array([next(ok_rows) if is_ok else [] for is_ok in ok_mask.to_pylist()], pa.list_(pa.string()))
+        per_ok = iter(_split(bm25_documents(chunk_rows), pc.list_value_length(ok.column("chunks")).to_pylist()))
+        bm25 = pa.array([next(per_ok) if is_ok else [] for is_ok in ok_mask.to_pylist()], pa.list_(pa.string()))
     meta = document_meta(batch)
     n = batch.num_rows
     data = {name: meta.column(name) for name in meta.column_names}

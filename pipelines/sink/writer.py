@@ -38,7 +38,7 @@ from cluster.store.lance_store import LanceStore
 from cluster.store.schema import CHUNKS, SECTIONS
 from cluster.telemetry.tracing import span
 from pipelines.records import STATUS_FAILED, STATUS_OK, STATUS_UNCHANGED
-from pipelines.sink.flatten import bm25_documents, document_meta, documents_table, flatten_chunks, flatten_sections
+from pipelines.sink.flatten import bm25_documents, commit_slices, document_meta, documents_table, flatten_chunks, flatten_sections
 
 
 @dataclass
@@ -164,14 +164,8 @@ class IndexSink:
             return
         docs = pa.concat_tables(self._buffer)
         self._buffer, self._buffered_chunks = [], 0
-        start = rows = 0
-        for i, n_chunks in enumerate(pc.list_value_length(docs.column("chunks")).to_pylist()):
-            rows += n_chunks
-            if rows >= self.batch_rows:
-                commit(docs.slice(start, i + 1 - start))
-                start, rows = i + 1, 0
-        if start < docs.num_rows:
-            commit(docs.slice(start))
+        for offset, length in commit_slices(pc.list_value_length(docs.column("chunks")).to_pylist(), self.batch_rows):
+            commit(docs.slice(offset, length))
 
     def _commit_records(self, docs: pa.Table) -> None:
         """Commit embedded records: flatten here and write every row (``ingest.writer = "driver"``)."""
