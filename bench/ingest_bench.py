@@ -186,6 +186,11 @@ def throughput(tokens: int) -> None:
             "sweep": sweep, "bound_settings": best, "bound_embed_s": round(bound_s, 1),
             "bound_tokens_per_s": round(bound_tps), "pipeline_wall_s": round(wall, 1),
             "pipeline_reported_s": round(report["elapsed_s"], 1), "pipeline_tokens_per_s": round(pipeline_tps),
+            # where the wall time went: start-up until the first embedded batch reached the writer
+            # (process imports, Ray, workers, model loads, the first unit), then the stream, then the end
+            "start_to_first_batch_s": round(wall - report["elapsed_s"] + report["first_batch_s"], 1),
+            "stream_tokens_per_s": round(corpus_tokens / (report["pipeline_s"] - report["first_batch_s"])),
+            "after_last_batch_s": round(report["elapsed_s"] - report["pipeline_s"], 1),
             "pipeline_peak_rss_mb": round(peak / 2**20), "embed_cache_hits": report.get("cache_hits"),
             "ratio_pipeline_over_bound": round(pipeline_tps / bound_tps, 3), "goal": ">= 0.85"})
 
@@ -220,7 +225,8 @@ def resumable_ingest(tokens: int) -> dict:
 
         wall, peak, report = timed_ingest(src, data_dir, heartbeat=beat)
         beat(wall, peak)
-        segment.update(exit=0, report={k: report[k] for k in ("tokens", "chunks", "new", "elapsed_s", "recovered")})
+        segment.update(exit=0, report={k: report.get(k) for k in ("tokens", "chunks", "new", "elapsed_s", "first_batch_s",
+                                                                  "pipeline_s", "recovered")})
         log.write_text(json.dumps(segments, indent=1))
     from cluster.config import load_config
     from cluster.store.lance_store import LanceStore

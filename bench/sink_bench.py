@@ -1,24 +1,33 @@
-"""The single writer on its own: how many embedded chunks a second it commits, LanceDB and tantivy
-apart, against the same libraries driven the fastest way in the same process on the same rows.
+"""The writer on its own: how many embedded chunks a second it commits, LanceDB and tantivy apart,
+in both designs (``ingest.writer``), against the same libraries driven the fastest way in the same
+process on the same rows.
 
     .venv/bin/python bench/sink_bench.py                   # 100k chunks of SciFact text, 384-d vectors
     .venv/bin/python bench/sink_bench.py --chunks 300000 --no-record
 
 The rows are real text (SciFact abstracts from ``../shared/data/scifact``, cut into ~100-word
-chunks and repeated under new document ids until ``--chunks``) with random unit vectors, fed to
-:class:`pipelines.sink.writer.IndexSink` in the batches the embedding actors send (16 documents)
-with the default commit size (``ingest.writer_batch_rows`` = 4096 chunks), exactly as
-``strata ingest`` drives it: journal, LanceDB ``chunks`` + ``sections``, the embedding cache,
-tantivy add + commit, the ``documents`` upsert. The writer's own clock (``SinkCounts.seconds``)
-splits the time by part. The baselines, on the same flattened rows in this process:
+chunks and repeated under new document ids until ``--chunks``) with random unit vectors. Side by side:
 
-* **LanceDB**: the chunk table appended with ``table.add`` in the same 4096-row commits, and in one
-  call (the fastest single-process write);
-* **tantivy**: every chunk added to an ``IndexWriter`` with 2 indexing threads and a 256 MB heap,
-  one commit.
+* **driver writer** (``writer = "driver"``): :class:`pipelines.sink.writer.IndexSink` fed the batches
+  the embedding actors send (16 documents) with the default commit size (``ingest.writer_batch_rows``
+  = 4096 chunks), exactly as ``strata ingest`` drives it: journal, LanceDB ``chunks`` + ``sections``,
+  the embedding cache, tantivy add + commit (multi-threaded), the ``documents`` upsert;
+* **fragment writes** (``writer = "workers"``, the worker side): :func:`pipelines.sink.fragments.
+  write_fragments_batch` on blocks of ~4096 chunks, in this one process: chunks/s per worker process;
+* **driver commit** (``writer = "workers"``, the driver side): ``IndexSink`` fed those written rows:
+  one Lance ``Append`` per table per commit, BM25 from pre-rendered JSON, the documents upsert;
+* **BM25 vs threads**: the pre-rendered documents into tantivy with 1, 2, 4 … threads (up to the cores),
+  a commit per 4096 chunks as the writer does.
 
-The figure that matters for a GPU cluster is chunks/s of the whole writer: one H100 embeds
-MiniLM-L6 at ~20k chunks/s, so eight need ~150k chunks/s. Results are appended to
+The writer's own clock (``SinkCounts.seconds``) splits each writer's time by part. The baselines, on
+the same flattened rows in this process: **LanceDB** ``table.add`` in the same 4096-row commits and
+in one call; **tantivy** ``add_json`` of documents rendered beforehand, 2 indexing threads, a 256 MB
+heap, one commit.
+
+The figure that matters for a GPU cluster is chunks/s of the driver: one H100 embeds MiniLM-L6 at
+~20k chunks/s, so eight need ~150k chunks/s. The bench prints how many H100s each design feeds, and
+per-core figures to project a head node with N cores: the driver commit's serial time per chunk
+(everything but BM25) and BM25's chunks/s per indexing thread. Results are appended to
 ``bench/results/sink.jsonl``.
 """
 
@@ -36,6 +45,7 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -143,27 +153,92 @@ def lance_baseline(chunks: pa.Table, work: Path, batch_rows: int) -> dict:
 
 
 def tantivy_baseline(chunks: pa.Table, work: Path) -> float:
+    """tantivy the fastest simple way: documents rendered beforehand (not timed), ``add_json`` on a
+    writer with 2 indexing threads and a 256 MB heap, one commit."""
     import tantivy
 
     from cluster.store.bm25 import _schema
+    from pipelines.sink.flatten import bm25_documents
 
     path = work / "tantivy-baseline"
     path.mkdir()
     index = tantivy.Index(_schema(), path=str(path))
-    rows = chunks.select(["chunk_id", "doc_id", "title", "section_path", "section_facet", "text"]).to_pylist()
+    docs = bm25_documents(chunks)
     started = time.perf_counter()
     writer = index.writer(heap_size=256_000_000, num_threads=2)
-    for row in rows:
-        writer.add_document(tantivy.Document(
-            chunk_id=row["chunk_id"], doc_id=row["doc_id"], text="\n".join((row["title"], row["section_path"], row["text"])),
-            title=row["title"], section_path=row["section_path"], section=tantivy.Facet.from_string(row["section_facet"])))
+    for doc in docs:
+        writer.add_json(doc)
     writer.commit()
     writer.wait_merging_threads()
     return time.perf_counter() - started
 
 
+def run_workers(batches: list[pa.Table], work: Path, batch_rows: int) -> dict:
+    """``writer = "workers"``: fragment writes (this process standing for one worker) then the driver commit."""
+    from cluster.config import load_config
+    from cluster.store.bm25 import Bm25Index
+    from cluster.store.embed_cache import EmbeddingCache
+    from cluster.store.journal import IngestJournal
+    from cluster.store.lance_store import LanceStore
+    from pipelines.sink.fragments import fragment_targets, write_fragments_batch
+    from pipelines.sink.writer import IndexSink
+
+    cfg = load_config(storage={"data_dir": str(work)})
+    store = LanceStore.open(cfg.storage, dim=DIM, create=True)
+    bm25 = Bm25Index(cfg.storage.bm25_path, create=True)
+    cache = EmbeddingCache.open(cfg.storage, dim=DIM, create=True)
+    targets = fragment_targets(store, cache, "bench", storage_options={})
+    blocks = _blocks(batches, batch_rows)  # what a fragment task gets: a Ray Data block of ~a commit's chunks
+    started = time.perf_counter()
+    written = [write_fragments_batch(block, targets_json=targets, unit_chunks=batch_rows) for block in blocks]
+    write_s = time.perf_counter() - started
+    sink = IndexSink(store, bm25, IngestJournal(cfg.storage.journal_path), known={}, batch_rows=batch_rows,
+                     cache=cache, fingerprint="bench")
+    started = time.perf_counter()
+    for batch in written:
+        sink.accept(batch)
+    sink.close()
+    commit_s = time.perf_counter() - started
+    assert store.table("chunks").count_rows() == sink.counts.chunks
+    return {"write_seconds": write_s, "commit_seconds": commit_s, "parts": dict(sink.counts.seconds),
+            "chunks": sink.counts.chunks, "commits": sink.counts.commits,
+            "bm25_docs": [d for batch in written for d in pc.list_flatten(batch.column("bm25")).to_pylist()]}
+
+
+def _blocks(batches: list[pa.Table], chunks_per_block: int) -> list[pa.Table]:
+    out, group, rows = [], [], 0
+    for batch in batches:
+        group.append(batch)
+        rows += sum(len(c) for c in batch.column("chunks").to_pylist())
+        if rows >= chunks_per_block:
+            out.append(pa.concat_tables(group))
+            group, rows = [], 0
+    if group:
+        out.append(pa.concat_tables(group))
+    return out
+
+
+def bm25_threads_sweep(docs: list[str], work: Path, batch_rows: int) -> dict[int, float]:
+    """Seconds to index the pre-rendered documents with 1, 2, 4 … threads, a commit per ``batch_rows``."""
+    from cluster.store.bm25 import Bm25Index
+
+    out = {}
+    threads = 1
+    while threads <= min(os.cpu_count() or 1, 8):
+        bm25 = Bm25Index(work / f"bm25-{threads}", create=True)
+        started = time.perf_counter()
+        bm25.open_writer(threads=threads)
+        for i in range(0, len(docs), batch_rows):
+            bm25.add_json(docs[i:i + batch_rows])
+            bm25.commit()
+        bm25.close_writer()
+        out[threads] = time.perf_counter() - started
+        threads *= 2
+    return out
+
+
 def main() -> int:
-    from pipelines.sink.writer import flatten_chunks
+    from pipelines.sink.flatten import flatten_chunks
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--chunks", type=int, default=100_000)
@@ -178,28 +253,45 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="strata-sink-") as tmp:
         work = Path(tmp)
         sink = run_sink(batches, work / "index", args.batch_rows)
+        workers = run_workers(batches, work / "index-workers", args.batch_rows)
+        sweep = bm25_threads_sweep(workers.pop("bm25_docs"), work, args.batch_rows)
         chunks = flatten_chunks(pa.concat_tables(batches), DIM)
         lance = lance_baseline(chunks, work, args.batch_rows)
         bm25 = tantivy_baseline(chunks, work)
-    parts = sink["parts"]
+    parts, wparts = sink["parts"], workers["parts"]
     rate = lambda s: n / s if s else float("inf")  # noqa: E731
+    commit_rate = rate(workers["commit_seconds"])
+    # Per-core projection of the driver commit: BM25 scales with indexing threads, the rest is serial.
+    bm25_1 = sweep[1]
+    serial_s = max(workers["commit_seconds"] - wparts.get("bm25", 0.0), 1e-9)
+    projection = {cores: round(n / (serial_s + bm25_1 / min(cores, 8))) for cores in (2, 4, 8, 16)}
     result = {
         "bench": "sink", "chunks": n, "commits": sink["commits"], "batch_rows": args.batch_rows,
         "writer_chunks_per_s": round(rate(sink["seconds"])),
         "writer_seconds_by_part": {k: round(v, 2) for k, v in parts.items()},
         "writer_lance_chunks_per_s": round(rate(parts.get("lance", 0))),
         "writer_bm25_chunks_per_s": round(rate(parts.get("bm25", 0))),
+        "workers_fragment_write_chunks_per_s_per_process": round(rate(workers["write_seconds"])),
+        "workers_commit_chunks_per_s": round(commit_rate),
+        "workers_commit_seconds_by_part": {k: round(v, 2) for k, v in wparts.items()},
+        "workers_commit_lance_chunks_per_s": round(rate(wparts.get("lance", 0))),
+        "workers_commit_bm25_chunks_per_s": round(rate(wparts.get("bm25", 0))),
+        "bm25_chunks_per_s_by_threads": {str(k): round(rate(v)) for k, v in sweep.items()},
+        "commit_serial_us_per_chunk": round(serial_s / n * 1e6, 2),
+        "projected_commit_chunks_per_s_by_head_cores": {str(k): v for k, v in projection.items()},
         "baseline_lance_4096_commits_chunks_per_s": round(rate(lance["lance_4096_commits"])),
         "baseline_lance_one_call_chunks_per_s": round(rate(lance["lance_one_call"])),
         "baseline_tantivy_2_threads_chunks_per_s": round(rate(bm25)),
         "gpus_fed_at_20k_chunks_per_s": round(rate(sink["seconds"]) / GPU_CHUNKS_PER_S, 2),
-        "cpus": os.cpu_count(),
+        "workers_gpus_fed_at_20k_chunks_per_s": round(commit_rate / GPU_CHUNKS_PER_S, 2),
+        "workers_processes_per_h100": round(GPU_CHUNKS_PER_S / rate(workers["write_seconds"]), 2),
+        "cpus": os.cpu_count(), "load_avg_1m": round(os.getloadavg()[0], 2),
     }
     result["ratio_lance_vs_baseline"] = round(result["writer_lance_chunks_per_s"]
                                               / result["baseline_lance_4096_commits_chunks_per_s"], 3)
     result["ratio_bm25_vs_baseline"] = round(result["writer_bm25_chunks_per_s"]
                                              / result["baseline_tantivy_2_threads_chunks_per_s"], 3)
-    print(f"\nsingle writer: {result['writer_chunks_per_s']:,} chunks/s over {n:,} chunks "
+    print(f"\ndriver writer: {result['writer_chunks_per_s']:,} chunks/s over {n:,} chunks "
           f"({sink['commits']} commits) = {result['gpus_fed_at_20k_chunks_per_s']} H100s at 20k chunks/s")
     print("  time by part (s): " + ", ".join(f"{k} {v:.2f}" for k, v in parts.items()))
     print(f"  LanceDB (chunks + sections): {result['writer_lance_chunks_per_s']:,} chunks/s; baseline table.add "
@@ -207,6 +299,16 @@ def main() -> int:
           f"{result['baseline_lance_one_call_chunks_per_s']:,} (ratio {result['ratio_lance_vs_baseline']})")
     print(f"  tantivy (add + commit): {result['writer_bm25_chunks_per_s']:,} chunks/s; baseline 2 threads, one commit "
           f"{result['baseline_tantivy_2_threads_chunks_per_s']:,} (ratio {result['ratio_bm25_vs_baseline']})")
+    print(f"\nworkers write fragments: {result['workers_fragment_write_chunks_per_s_per_process']:,} chunks/s per "
+          f"worker process ({result['workers_processes_per_h100']} processes per H100)")
+    print(f"driver commits them: {result['workers_commit_chunks_per_s']:,} chunks/s ({workers['commits']} commits) = "
+          f"{result['workers_gpus_fed_at_20k_chunks_per_s']} H100s at 20k chunks/s")
+    print("  time by part (s): " + ", ".join(f"{k} {v:.2f}" for k, v in wparts.items()))
+    print("BM25 chunks/s by indexing threads: " + ", ".join(
+        f"{k}: {v:,}" for k, v in result["bm25_chunks_per_s_by_threads"].items()))
+    print(f"per-core projection of the driver commit: serial {result['commit_serial_us_per_chunk']} us/chunk + BM25 "
+          f"{round(rate(bm25_1)):,} chunks/s per thread -> " + ", ".join(
+              f"{k} cores {v:,} chunks/s ({v / GPU_CHUNKS_PER_S:.1f} H100s)" for k, v in projection.items()))
     if not args.no_record:
         RESULTS.parent.mkdir(parents=True, exist_ok=True)
         result["when"] = time.strftime("%Y-%m-%dT%H:%M:%S")

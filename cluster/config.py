@@ -100,8 +100,10 @@ class IngestConfig(BaseModel):
     )
     exclude: list[str] = Field(default_factory=lambda: [".*", "*~", "*.swp"])
     max_file_bytes: int = Field(20_000_000, ge=1, description="raw and decompressed size cap per file")
-    parse_batch_files: int = Field(8, ge=1, description="files per stateless parse/chunk task batch")
-    embed_batch_docs: int = Field(16, ge=1, description="documents per embedding-actor call")
+    unit_tokens: int | None = Field(
+        None, ge=1, description="text per work unit (one parse task and one embedding-actor call; files are handed "
+                                "out largest first, a larger file is a unit alone); default: 16,384 tokens on CPU, "
+                                "262,144 on GPUs (estimated at 4 bytes a token)")
     embed_actors: int | None = Field(
         None, ge=1, description="embedding actor pool size; default: one per GPU of the eligible nodes when embedding on "
                                 "GPUs, else one single-threaded actor per CPU of the eligible nodes (eligible: the nodes "
@@ -118,6 +120,14 @@ class IngestConfig(BaseModel):
                                           "{strata_worker = 1} to keep them on the nodes started with that resource "
                                           "(ray start --resources); empty: any node")
     writer_batch_rows: int = Field(4096, ge=1, description="chunk rows per LanceDB commit")
+    writer: Literal["driver", "workers"] = Field(
+        "driver", description="driver: the driver flattens and writes every row (LanceDB table.add); workers: a Ray "
+                              "task stage after embedding writes the Lance fragments on the worker nodes and the "
+                              "driver only commits them (one Append per table; storage.data_dir / lance_uri must be "
+                              "storage every worker node shares)")
+    fragment_task_cpus: float = Field(0.25, gt=0, description="logical CPUs per fragment-writing task (writer = workers)")
+    bm25_threads: int = Field(0, ge=0, description="tantivy indexing threads of the writer; 0: the driver's cores, "
+                                                   "at most 8")
     embed_cache: bool = Field(True, description="reuse vectors stored in the index's embed_cache table, keyed by "
                                                 "(embedder fingerprint, text hash); embed only the misses")
     progress: bool = True

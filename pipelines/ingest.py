@@ -1,4 +1,5 @@
-"""Bulk ingest: source → parse/chunk (Ray tasks) → embed (Ray actor pool) → single writer.
+"""Bulk ingest: source → parse/chunk (Ray tasks) → embed (Ray actor pool) → [write Lance fragments
+(Ray tasks, ``ingest.writer = "workers"``)] → single committer (the driver's :class:`IndexSink`).
 
 >>> # report = run_ingest(load_config(), "docs/")
 >>> # print(report.summary())
@@ -9,6 +10,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pyarrow as pa
 import ray
 
 from cluster.config import StrataConfig, absolute_paths
@@ -24,8 +26,10 @@ from cluster.telemetry.tracing import setup_tracing, span
 from pipelines.delete import delete_documents
 from pipelines.progress import IngestProgress
 from pipelines.report import IngestReport
+from pipelines.sink.fragments import fragment_targets, write_fragments_batch
 from pipelines.sink.writer import IndexSink
 from pipelines.sources.files import SkippedFile, SourceFile, discover
+from pipelines.sources.units import BYTES_PER_TOKEN, work_units
 from pipelines.stages.embed import EmbedDocuments, plan_embed_pool
 from pipelines.stages.parse_chunk import parse_chunk_batch
 
@@ -57,7 +61,8 @@ def run_ingest(cfg: StrataConfig, path: str | Path, *, source: str | None = None
     metrics = ingest_metrics()
     cache = EmbeddingCache.open(cfg.storage, dim=store.dim, create=True) if cfg.ingest.embed_cache else None
     sink = IndexSink(store, bm25, IngestJournal(cfg.storage.journal_path), known=store.known_documents(),
-                     batch_rows=cfg.ingest.writer_batch_rows, cache=cache, fingerprint=resolved.manifest.fingerprint)
+                     batch_rows=cfg.ingest.writer_batch_rows, cache=cache, fingerprint=resolved.manifest.fingerprint,
+                     bm25_threads=cfg.ingest.bm25_threads)
     try:
         with span("ingest", path=str(path)):
             report.recovered = sink.recover()
@@ -80,7 +85,7 @@ def run_ingest(cfg: StrataConfig, path: str | Path, *, source: str | None = None
             if report.unchanged:
                 metrics.documents.inc(report.unchanged, tags={"status": "unchanged"})
             if items:
-                _run_pipeline(cfg, items, sink, report, metrics)
+                _run_pipeline(cfg, items, sink, report, metrics, started)
             sink.close()
             if prune and label is not None:
                 report.deleted = _prune(store, bm25, label, seen_ids)
@@ -142,7 +147,8 @@ def _item(entry: SourceFile, known_hash: str | None) -> dict:
             "size": entry.size, "mtime_ns": entry.mtime_ns, "known_hash": known_hash or ""}
 
 
-def _run_pipeline(cfg: StrataConfig, items: list[dict], sink: IndexSink, report: IngestReport, metrics) -> None:
+def _run_pipeline(cfg: StrataConfig, items: list[dict], sink: IndexSink, report: IngestReport, metrics,
+                  started: float) -> None:
     ingest = cfg.ingest
     ctx = ray.data.DataContext.get_current()
     ctx.enable_progress_bars = False
@@ -155,29 +161,39 @@ def _run_pipeline(cfg: StrataConfig, items: list[dict], sink: IndexSink, report:
     models_json = shipped.models.model_dump_json()
     storage_json = shipped.storage.model_dump_json()  # the embed actors read the index's embedding cache
     resources = dict(ingest.worker_resources) or None  # custom resources pin parse tasks and embed actors
-    ds = ray.data.from_items(items, override_num_blocks=max(1, min(len(items) // ingest.parse_batch_files, 2000)))
+    # One block per work unit (largest files first); parse tasks and embed calls take whole blocks.
+    units = work_units(items, unit_bytes=pool.unit_tokens * BYTES_PER_TOKEN)
+    ds = ray.data.from_arrow([pa.Table.from_pylist(unit) for unit in units])
     ds = ds.map_batches(
-        parse_chunk_batch, batch_format="pyarrow", batch_size=ingest.parse_batch_files, num_cpus=ingest.parse_task_cpus,
+        parse_chunk_batch, batch_format="pyarrow", batch_size=None, num_cpus=ingest.parse_task_cpus,
         compute=ray.data.TaskPoolStrategy(size=parse_tasks), resources=resources,
         fn_kwargs={"models_json": models_json, "chunking_json": cfg.chunking.model_dump_json(),
                    "max_file_bytes": ingest.max_file_bytes},
     )
     ds = ds.map_batches(
-        EmbedDocuments, batch_format="pyarrow", batch_size=ingest.embed_batch_docs,
+        EmbedDocuments, batch_format="pyarrow", batch_size=None,
         compute=ray.data.ActorPoolStrategy(size=pool.actors), num_cpus=ingest.embed_actor_cpus,
         num_gpus=pool.gpus or None, resources=resources,
         fn_constructor_kwargs={"models_json": models_json, "embedder_json": pool.embedder.model_dump_json(),
                                "storage_json": storage_json if ingest.embed_cache else None},
     )
+    if ingest.writer == "workers":  # the same nodes as embedding write the fragments; the driver commits them
+        targets = fragment_targets(sink.store, sink.cache, sink.fingerprint, storage_options=shipped.storage.storage_options)
+        ds = ds.map_batches(write_fragments_batch, batch_format="pyarrow", batch_size=None,
+                            num_cpus=ingest.fragment_task_cpus, resources=resources,
+                            fn_kwargs={"targets_json": targets, "unit_chunks": ingest.writer_batch_rows})
     progress = IngestProgress(len(items), enabled=ingest.progress)
     try:
         for batch in ds.iter_batches(batch_size=None, batch_format="pyarrow", prefetch_batches=1):
+            if report.first_batch_s is None:  # start-up: Ray, the workers, the model, the first unit
+                report.first_batch_s = round(time.perf_counter() - started, 2)
             counts = sink.accept(batch)
             for status in ("ok", "unchanged", "failed"):
                 if counts[status]:
                     metrics.documents.inc(counts[status], tags={"status": status})
             progress.update(docs=batch.num_rows, chunks=counts["chunks"], tokens=counts["tokens"])
     finally:
+        report.pipeline_s = round(time.perf_counter() - started, 2)
         progress.close()
 
 

@@ -2,8 +2,10 @@
 
 parse/chunk tasks fill the document fields plus nested ``chunks`` and ``sections``; the
 embedding actors add ``chunk_vectors``, ``section_vectors`` (summary embeddings) and
-``section_centroids`` (mean of a section's chunk vectors); the single writer flattens
-rows into the LanceDB tables and the BM25 index.
+``section_centroids`` (mean of a section's chunk vectors); the writer flattens rows into the
+LanceDB tables and the BM25 index — in the driver (``ingest.writer = "driver"``), or workers write
+the Lance fragments and send :data:`WRITTEN_SCHEMA` rows for the driver to commit
+(``ingest.writer = "workers"``).
 """
 
 from __future__ import annotations
@@ -42,3 +44,17 @@ def embedded_schema(dim: int) -> pa.Schema:
             .append(pa.field("section_centroids", vectors)).append(pa.field("cache_hits", pa.int32()))
             .append(pa.field("cache_misses", pa.int32())).append(pa.field("new_cache_keys", pa.list_(pa.string())))
             .append(pa.field("new_cache_vectors", vectors)))
+
+
+#: What a fragment-writing worker (:mod:`pipelines.sink.fragments`) sends the driver for each record:
+#: the ``documents`` columns, the status and cache counts, the chunks' BM25 documents (tantivy JSON)
+#: and, on the first row of each written batch (a *unit*: the driver commits whole units only), the
+#: uncommitted Lance fragments' metadata (JSON ``{table: [FragmentMetadata JSON, ...]}``). No vectors.
+WRITTEN_SCHEMA = pa.schema([
+    ("doc_id", pa.string()), ("source", pa.string()), ("path", pa.string()), ("title", pa.string()),
+    ("format", pa.string()), ("n_bytes", pa.int64()), ("mtime_ns", pa.int64()), ("content_hash", pa.string()),
+    ("n_sections", pa.int32()), ("n_chunks", pa.int32()), ("n_tokens", pa.int64()),
+    ("status", pa.string()), ("reason", pa.string()), ("detail", pa.string()),
+    ("cache_hits", pa.int32()), ("cache_misses", pa.int32()), ("bm25", pa.list_(pa.string())),
+    ("unit", pa.string()), ("unit_rows", pa.int32()), ("fragments", pa.string()),
+])

@@ -26,6 +26,8 @@ class IngestReport:
     cache_misses: int = 0
     failed: list[tuple[str, str, str]] = field(default_factory=list)
     elapsed_s: float = 0.0
+    first_batch_s: float | None = None  # from the start to the first embedded batch at the writer
+    pipeline_s: float | None = None  # from the start to the last batch (then: the last commit, maintenance)
     index_actions: dict[str, str] = field(default_factory=dict)
     totals: dict[str, int] = field(default_factory=dict)
     tenant: str = "default"
@@ -75,6 +77,7 @@ class IngestReport:
             "deleted": self.deleted, "recovered": self.recovered, "sections": self.sections, "chunks": self.chunks,
             "tokens": self.tokens, "commits": self.commits,
             "cache_hits": self.cache_hits, "cache_misses": self.cache_misses, "cache_hit_rate": self.cache_hit_rate, "elapsed_s": self.elapsed_s,
+            "first_batch_s": self.first_batch_s, "pipeline_s": self.pipeline_s,
             "tokens_per_s": self.tokens_per_s, "index_actions": self.index_actions, "totals": self.totals,
             "failed": [{"path": p, "reason": r, "detail": d} for p, r, d in self.failed], "tenant": self.tenant,
         }

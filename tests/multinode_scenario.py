@@ -9,9 +9,9 @@ The head has 1 CPU and no ``strata_worker`` resource; each worker node has 1 CPU
 worker that looked for the models by its own default (``~/.local/share/strata/models``) or by a path
 relative to its working directory (``--models-home models``), rather than by the absolute path the
 driver resolved, would find nothing — as on a machine that sees only the shared storage. The
-scenario ingests ``CORPUS`` with ``ingest.worker_resources``, deploys the Serve app with
+scenario ingests ``CORPUS`` with ``ingest.worker_resources`` and ``ingest.writer = "workers"``, deploys the Serve app with
 ``serve.replica_resources``, asks ``/v1/search``, and writes to ``OUT.json`` where Ray's state API saw
-every parse task, embedding actor and replica (node ids), the ingest report and the search hits.
+every parse task, embedding actor, fragment-writing task and replica (node ids), the ingest report and the search hits.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 WORKER_RESOURCE = "strata_worker"
 #: Settings shared with the single-node ingest the test compares against (same chunks, same batches).
-INGEST = {"parse_batch_files": 2, "embed_batch_docs": 2, "writer_batch_rows": 128}
+INGEST = {"unit_tokens": 1024, "writer_batch_rows": 128}
 SOURCE = "multinode"
 QUERY = "How do I create a virtual environment?"
 START_ATTEMPTS = 2
@@ -79,21 +79,26 @@ def _wait_for(probe, what: str, timeout_s: float = 60.0):
 
 
 def ingest_placement(address: str) -> dict[str, list[dict]]:
-    """Where Ray ran the parse tasks and the embedding actors (Ray's state API, not the product code).
-    ``address``: the cluster's (without it the state API picks the newest Ray on this host)."""
+    """Where Ray ran the parse tasks, the embedding actors and the fragment-writing tasks (Ray's state
+    API, not the product code). ``address``: the cluster's (without it the state API picks the newest
+    Ray on this host)."""
     from ray.util.state import list_actors, list_tasks
 
-    def parse_tasks():
-        tasks = [t for t in list_tasks(address=address, filters=[("type", "=", "NORMAL_TASK")], detail=True,
-                                       limit=10_000, raise_on_missing_output=False)
-                 if "parse_chunk_batch" in t.name]
-        done = tasks and all(t.state in ("FINISHED", "FAILED") for t in tasks)  # a retried attempt: FAILED
-        return tasks if done else None
+    def tasks_named(name: str):
+        def probe():
+            tasks = [t for t in list_tasks(address=address, filters=[("type", "=", "NORMAL_TASK")], detail=True,
+                                           limit=10_000, raise_on_missing_output=False)
+                     if name in t.name]
+            done = tasks and all(t.state in ("FINISHED", "FAILED") for t in tasks)  # a retried attempt: FAILED
+            return tasks if done else None
+        return probe
 
-    parse = _wait_for(parse_tasks, "the parse tasks' events")
+    parse = _wait_for(tasks_named("parse_chunk_batch"), "the parse tasks' events")
+    fragments = _wait_for(tasks_named("write_fragments_batch"), "the fragment-writing tasks' events")
     actors = [a for a in list_actors(address=address, detail=True, limit=10_000, raise_on_missing_output=False)
               if "EmbedDocuments" in (a.repr_name or "") or "EmbedDocuments" in a.class_name]
     return {"parse_tasks": [{"name": t.name, "node_id": t.node_id, "state": t.state} for t in parse],
+            "fragment_tasks": [{"name": t.name, "node_id": t.node_id, "state": t.state} for t in fragments],
             "embed_actors": [{"name": a.repr_name or a.class_name, "node_id": a.node_id, "state": a.state}
                              for a in actors]}
 
@@ -158,7 +163,8 @@ def main(argv: list[str] | None = None) -> int:
         cfg = scripted_config(
             args.data_dir, ray={"address": cluster.address},
             models={"home": args.models_home} if args.models_home else {},
-            ingest={**INGEST, "worker_resources": {WORKER_RESOURCE: 1}},
+            # the workers write the Lance fragments (the driver commits them), whatever the default writer
+            ingest={**INGEST, "writer": "workers", "worker_resources": {WORKER_RESOURCE: 1}},
             answer={"enabled": False},  # no Reranker deployment: 5 replicas, 1.45 CPUs > one worker node
             serve={"port": args.port, "proxy_location": "HeadOnly",  # the nodes share one host, so one port
                    "replica_resources": {WORKER_RESOURCE: 1}, "retriever_cpus": 0.5},

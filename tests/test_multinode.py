@@ -1,6 +1,7 @@
 """A real multi-node Ray cluster (a head and two worker nodes on this machine): ingest places its
-parse tasks and embedding actors on the worker nodes and writes the same index, row for row, as a
-single-node ingest; the Serve app spreads its replicas over the worker nodes and answers ``/v1/search``.
+parse tasks, embedding actors and fragment-writing tasks (``ingest.writer = "workers"``: the driver
+only commits) on the worker nodes and writes the same index, row for row, as a single-node ingest
+with the default writer; the Serve app spreads its replicas over the worker nodes and answers ``/v1/search``.
 
 The cluster runs in a subprocess (``tests/multinode_scenario.py``), so this session's embedded Ray
 (``ray_session``) is untouched. Its nodes start in an empty folder with an empty ``XDG_DATA_HOME``
@@ -94,6 +95,8 @@ def test_ingest_and_serve_on_a_multi_node_cluster(tmp_path, corpus_copy, ray_ses
     embed_nodes = [a["node_id"] for a in result["embed_actors"]]
     assert len(parse_nodes) >= 3 and embed_nodes, result  # 6 files, 2 per parse batch (+ any retried attempt)
     assert set(parse_nodes) <= workers and set(embed_nodes) <= workers, (head, result)
+    fragment_nodes = [t["node_id"] for t in result["fragment_tasks"]]  # workers wrote the Lance fragments
+    assert fragment_nodes and set(fragment_nodes) <= workers, (head, result)
 
     # The same index as the single-node ingest, row for row.
     assert_same_index(make_config(multi_dir), single)

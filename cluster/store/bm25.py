@@ -11,13 +11,44 @@ their document must still be found by it), ``title`` and ``section_path`` (en_st
 
 from __future__ import annotations
 
+import json
+import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 import tantivy
 
 _WORD = re.compile(r"\w+", re.UNICODE)
+#: The chunk columns a BM25 document is made of.
+BM25_COLUMNS = ("chunk_id", "doc_id", "title", "section_path", "section_facet", "text")
+MAX_WRITER_THREADS = 8  # tantivy's indexing threads stop paying off beyond ~8 (and each needs its own heap)
+HEAP_BYTES_PER_THREAD = 64_000_000
+MIN_HEAP_BYTES_PER_THREAD = 16_000_000  # tantivy refuses less than ~15 MB a thread
+
+
+def writer_threads(requested: int = 0) -> int:
+    """Indexing threads: ``requested``, or (0) this machine's cores, at most :data:`MAX_WRITER_THREADS`.
+
+    >>> writer_threads(3)
+    3
+    """
+    return requested if requested > 0 else max(1, min(os.cpu_count() or 1, MAX_WRITER_THREADS))
+
+
+def document_json(row: dict) -> str:
+    """One chunk (keys: :data:`BM25_COLUMNS`) as the tantivy JSON document :meth:`Bm25Index.add_json` takes.
+    Fragment-writing workers render these, so the writer's thread only hands strings to tantivy.
+
+    >>> document_json({"chunk_id": "c", "doc_id": "d", "title": None, "section_path": "", "section_facet": "/d/s",
+    ...                "text": "x"})
+    '{"chunk_id": "c", "doc_id": "d", "text": "x", "title": "", "section_path": "", "section": "/d/s"}'
+    """
+    body = "\n".join(p for p in (row["title"], row["section_path"], row["text"]) if p)
+    return json.dumps({"chunk_id": row["chunk_id"], "doc_id": row["doc_id"], "text": body,
+                       "title": row["title"] or "", "section_path": row["section_path"] or "",
+                       "section": row["section_facet"]})
 
 
 def safe_query_text(text: str, *, max_terms: int = 64) -> str:
@@ -58,8 +89,16 @@ class Bm25Index:
         self._writer: tantivy.IndexWriter | None = None
 
     # -- writing -------------------------------------------------------------------------------
-    def open_writer(self, heap_bytes: int = 128_000_000, threads: int = 1) -> None:
-        """Take the index lock (a second writer anywhere fails with a clear error)."""
+    def open_writer(self, heap_bytes: int | None = None, threads: int = 0) -> None:
+        """Take the index lock (a second writer anywhere fails with a clear error).
+
+        ``threads``: tantivy indexing threads (0: :func:`writer_threads`); each indexes its own
+        segment in parallel. ``heap_bytes``: the indexing memory of all threads (default 64 MB a
+        thread); a small heap lowers the thread count so each keeps tantivy's minimum."""
+        threads = writer_threads(threads)
+        if heap_bytes is None:
+            heap_bytes = HEAP_BYTES_PER_THREAD * threads
+        threads = max(1, min(threads, heap_bytes // MIN_HEAP_BYTES_PER_THREAD))
         try:
             self._writer = self.index.writer(heap_size=heap_bytes, num_threads=threads)
         except ValueError as exc:
@@ -71,14 +110,15 @@ class Bm25Index:
             self._writer = None
 
     def add_chunks(self, rows: list[dict]) -> None:
-        """Add chunk rows (keys: chunk_id, doc_id, title, section_path, section_facet, text)."""
+        """Add chunk rows (keys: :data:`BM25_COLUMNS`)."""
+        self.add_json(document_json(row) for row in rows)
+
+    def add_json(self, documents: Iterable[str]) -> None:
+        """Add documents rendered by :func:`document_json` (the writer's hot path: no per-field Python)."""
         assert self._writer is not None, "open_writer() first"
-        for row in rows:
-            body = "\n".join(p for p in (row["title"], row["section_path"], row["text"]) if p)
-            self._writer.add_document(tantivy.Document(
-                chunk_id=row["chunk_id"], doc_id=row["doc_id"], text=body, title=row["title"] or "",
-                section_path=row["section_path"] or "", section=tantivy.Facet.from_string(row["section_facet"]),
-            ))
+        add = self._writer.add_json
+        for doc in documents:
+            add(doc)
 
     def delete_documents(self, doc_ids: list[str]) -> None:
         assert self._writer is not None, "open_writer() first"
@@ -98,7 +138,7 @@ class Bm25Index:
                section_facet: str | None = None) -> list[Bm25Hit]:
         """BM25 over ``text`` (OR of analysed terms), optionally within documents or a section subtree."""
         query_text = safe_query_text(text)
-        if not query_text:
+        if not query_text or k <= 0:
             return []
         query = self.index.parse_query(query_text, ["text"])
         filters: list[tantivy.Query] = []
@@ -110,8 +150,17 @@ class Bm25Index:
             query = tantivy.Query.boolean_query([(tantivy.Occur.Must, query)] + [(tantivy.Occur.Must, f) for f in filters])
         self.index.reload()
         searcher = self.index.searcher()
+        # Equal scores come back in segment order, which parallel indexing makes vary between runs:
+        # fetch past the k-th score's ties and order them by chunk_id, so a search is deterministic.
+        limit = k + 1
+        while True:
+            raw = searcher.search(query, limit).hits
+            if len(raw) < limit or raw[-1][0] < raw[k - 1][0]:
+                break
+            limit *= 2
         hits = []
-        for score, address in searcher.search(query, k).hits:
+        for score, address in raw:
             doc = searcher.doc(address)
             hits.append(Bm25Hit(doc["chunk_id"][0], doc["doc_id"][0], float(score)))
-        return hits
+        hits.sort(key=lambda hit: (-hit.score, hit.chunk_id))
+        return hits[:k]

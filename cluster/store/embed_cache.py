@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from datetime import timedelta
 
 import lancedb
 import numpy as np
@@ -42,6 +41,13 @@ def cache_schema(dim: int) -> pa.Schema:
         pa.field("text_hash", pa.string(), nullable=False),
         pa.field("vector", pa.list_(pa.float32(), dim)),
     ])
+
+
+def cache_rows(fingerprint: str, keys: pa.Array | Sequence[str], vectors: pa.Array, dim: int) -> pa.Table:
+    """The table rows of entries (``vectors``: a ``fixed_size_list<float32, dim>`` array)."""
+    n = len(keys)
+    return pa.table({"fingerprint": pa.array([fingerprint] * n, pa.string()),
+                     "text_hash": pa.array(keys, pa.string()), "vector": vectors}, schema=cache_schema(dim))
 
 
 class EmbeddingCache:
@@ -91,11 +97,14 @@ class EmbeddingCache:
         n = len(keys)
         if not n:
             return 0
-        data = pa.table({"fingerprint": pa.array([fingerprint] * n, pa.string()),
-                         "text_hash": pa.array(keys, pa.string()), "vector": vectors},
-                        schema=cache_schema(self.dim))
-        self.table.add(data)
+        self.table.add(cache_rows(fingerprint, keys, vectors, self.dim))
         return n
+
+    def append_fragments(self, fragments: list[str]) -> int:
+        """Commit entries that workers wrote as Lance fragments (:func:`cluster.store.lance_store.commit_fragments`)."""
+        from cluster.store.lance_store import commit_fragments
+
+        return commit_fragments(self.table, fragments)
 
     def rows(self) -> int:
         return self.table.count_rows()
@@ -112,5 +121,7 @@ class EmbeddingCache:
         elif any(ix.num_unindexed_rows for ix in indexes):
             self.table.to_lance().optimize.optimize_indices()
         self.table.checkout_latest()
-        if cleanup_older_than_hours > 0:
-            self.table.cleanup_old_versions(older_than=timedelta(hours=cleanup_older_than_hours))
+        if cleanup_older_than_hours > 0:  # by the writer-lock holder, as LanceStore.maintain
+            from cluster.store.lance_store import remove_uncommitted_files
+
+            remove_uncommitted_files(self.table, older_than_hours=cleanup_older_than_hours)

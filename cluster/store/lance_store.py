@@ -44,6 +44,33 @@ SCALAR_INDEXES: dict[str, tuple[str, ...]] = {
 }
 
 
+def commit_fragments(table, fragments: list[str]) -> int:
+    """Commit Lance fragments written elsewhere (``lance.fragment.write_fragments``; each given as
+    ``json.dumps(FragmentMetadata.to_json())``) to a LanceDB ``table`` as one Append; returns the rows.
+    Until this commit the fragments' files are invisible to every reader (uncommitted garbage).
+
+    >>> # rows = commit_fragments(store.table(CHUNKS), fragment_json_from_workers)
+    """
+    import lance
+    from lance.fragment import FragmentMetadata
+
+    if not fragments:
+        return 0
+    metadata = [FragmentMetadata.from_json(f) for f in fragments]
+    table.checkout_latest()
+    dataset = table.to_lance()
+    lance.LanceDataset.commit(dataset, lance.LanceOperation.Append(metadata), read_version=dataset.version)
+    table.checkout_latest()
+    return sum(m.num_rows for m in metadata)
+
+
+def remove_uncommitted_files(table, *, older_than_hours: float) -> None:
+    """Remove table versions older than ``older_than_hours`` and every data file no version references
+    (the fragments of a writer or worker that died before its commit). Only while holding the index's
+    single-writer lock, with no ingest's workers writing (Lance's ``delete_unverified``)."""
+    table.to_lance().cleanup_old_versions(older_than=timedelta(hours=older_than_hours), delete_unverified=True)
+
+
 def sql_in(column: str, values: Iterable[str]) -> str:
     """A safe ``column IN (...)`` predicate for string ids."""
     quoted = ",".join("'" + v.replace("'", "''") + "'" for v in values)
@@ -142,6 +169,14 @@ class LanceStore:
         if data.num_rows:
             self.table(name).add(data)
 
+    def append_fragments(self, name: str, fragments: list[str]) -> int:
+        """Commit fragments that workers wrote to table ``name`` (:func:`commit_fragments`)."""
+        return commit_fragments(self.table(name), fragments)
+
+    def dataset_uri(self, name: str) -> str:
+        """Where table ``name``'s Lance dataset lives (what ``lance.fragment.write_fragments`` takes)."""
+        return self.table(name).to_lance().uri
+
     def upsert_documents(self, data: pa.Table) -> None:
         if data.num_rows:
             (self.table(DOCUMENTS).merge_insert("doc_id").when_matched_update_all()
@@ -204,7 +239,9 @@ class LanceStore:
         return TableStats(rows=rows, fragments=fragments, unindexed_rows=unindexed, version=tbl.version)
 
     def maintain(self, index: IndexConfig) -> dict[str, str]:
-        """After a bulk load: compact small fragments, build/refresh indexes. Returns what was done."""
+        """After a bulk load: compact small fragments, build/refresh indexes, remove old versions and
+        uncommitted files. Returns what was done. Only by the holder of the index's single-writer lock
+        (the BM25 writer lock) once no ingest workers write: files no version references are deleted."""
         done: dict[str, str] = {}
         for name in (DOCUMENTS, SECTIONS, CHUNKS):
             tbl = self.table(name)
@@ -240,8 +277,8 @@ class LanceStore:
             if scalar_stale:
                 tbl.to_lance().optimize.optimize_indices(index_names=[ix.name for ix in tbl.list_indices()
                                                                       if ix.name != VECTOR_INDEX])
-            if index.cleanup_older_than_hours > 0:
-                tbl.cleanup_old_versions(older_than=timedelta(hours=index.cleanup_older_than_hours))
+            if index.cleanup_older_than_hours > 0:  # the caller holds the writer lock (see docstring)
+                remove_uncommitted_files(tbl, older_than_hours=index.cleanup_older_than_hours)
             tbl.checkout_latest()
         return done
 

@@ -1,10 +1,20 @@
-"""The single writer of an index: buffers embedded documents, commits them in large batches.
+"""The single committer of an index: buffers embedded documents, commits them in large batches.
 
 Commit order per batch makes every crash recoverable: journal (doc ids) → delete previous
 versions of changed documents → add chunks and sections (LanceDB) → append the newly embedded
 texts' vectors to the embedding cache (``embed_cache``) → add to BM25 and commit →
 upsert ``documents`` rows (a document row marks the document complete) → clear the journal.
 :meth:`IndexSink.recover` undoes a torn batch by deleting the journaled documents everywhere.
+
+Two kinds of batches, one order (``ingest.writer``):
+
+* ``driver``: embedded records (:func:`pipelines.records.embedded_schema`); the sink flattens
+  them and writes every row itself (``table.add``);
+* ``workers``: :data:`pipelines.records.WRITTEN_SCHEMA` rows from :mod:`pipelines.sink.fragments`,
+  whose Lance fragments are already written; the LanceDB step is one ``Append`` commit per table
+  and BM25 gets pre-rendered JSON documents. A worker batch (a *unit*) is committed whole.
+
+BM25 indexes on several tantivy threads (:func:`cluster.store.bm25.writer_threads`).
 
 >>> # sink = IndexSink(store, bm25, journal, known=store.known_documents(), batch_rows=4096)
 >>> # for batch in ds.iter_batches(batch_format="pyarrow"): sink.accept(batch)
@@ -13,20 +23,22 @@ upsert ``documents`` rows (a document row marks the document complete) → clear
 
 from __future__ import annotations
 
+import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from cluster.store.bm25 import Bm25Index
-from cluster.store.embed_cache import EmbeddingCache
+from cluster.store.embed_cache import EMBED_CACHE, EmbeddingCache
 from cluster.store.journal import IngestJournal
 from cluster.store.lance_store import LanceStore
-from cluster.store.schema import CHUNKS, DOCUMENTS_SCHEMA, SECTIONS, chunks_schema, sections_schema
+from cluster.store.schema import CHUNKS, SECTIONS
 from cluster.telemetry.tracing import span
 from pipelines.records import STATUS_FAILED, STATUS_OK, STATUS_UNCHANGED
+from pipelines.sink.flatten import bm25_documents, commit_slices, document_meta, documents_table, flatten_chunks, flatten_sections
 
 
 @dataclass
@@ -55,7 +67,8 @@ class IndexSink:
 
     def __init__(self, store: LanceStore, bm25: Bm25Index, journal: IngestJournal, *,
                  known: dict[str, tuple[int, int, str]], batch_rows: int,
-                 cache: EmbeddingCache | None = None, fingerprint: str = "") -> None:
+                 cache: EmbeddingCache | None = None, fingerprint: str = "", bm25_threads: int = 0) -> None:
+        """``bm25_threads``: tantivy indexing threads (0: this machine's cores, at most 8)."""
         self.store = store
         self.cache = cache
         self.fingerprint = fingerprint
@@ -64,9 +77,10 @@ class IndexSink:
         self.known = known
         self.batch_rows = batch_rows
         self.counts = SinkCounts()
-        self._buffer: list[pa.Table] = []
+        self._buffer: list[pa.Table] = []  # driver: embedded records; workers: complete units' ok rows
         self._buffered_chunks = 0
-        self.bm25.open_writer()
+        self._units: dict[str, list[pa.Table]] = {}  # workers: rows of units not complete yet
+        self.bm25.open_writer(threads=bm25_threads)
 
     # -- crash recovery ------------------------------------------------------------------------
     def recover(self) -> list[str]:
@@ -84,7 +98,9 @@ class IndexSink:
 
     # -- accepting rows ------------------------------------------------------------------------
     def accept(self, batch: pa.Table) -> dict[str, int]:
-        """Take one embedded batch; returns per-status document counts and chunk/token totals."""
+        """Take one embedded (or worker-written) batch; returns per-status document counts and
+        chunk/token totals."""
+        written = "fragments" in batch.schema.names
         status = batch.column("status")
         for row in batch.filter(pc.equal(status, STATUS_FAILED)).select(["doc_id", "path", "reason", "detail"]).to_pylist():
             detail = row["detail"] or ""
@@ -94,119 +110,148 @@ class IndexSink:
         unchanged = pc.sum(pc.equal(status, STATUS_UNCHANGED)).as_py() or 0
         self.counts.unchanged += unchanged
         ok = batch.filter(pc.equal(status, STATUS_OK))
-        chunks = int(pc.sum(pc.list_value_length(ok.column("chunks"))).as_py() or 0) if ok.num_rows else 0
+        n_chunks = ok.column("n_chunks") if written else pc.list_value_length(ok.column("chunks"))
+        chunks = int(pc.sum(n_chunks).as_py() or 0) if ok.num_rows else 0
         tokens = int(pc.sum(ok.column("n_tokens")).as_py() or 0) if ok.num_rows else 0
         if ok.num_rows:
             self.counts.cache_hits += int(pc.sum(ok.column("cache_hits")).as_py() or 0)
             self.counts.cache_misses += int(pc.sum(ok.column("cache_misses")).as_py() or 0)
+        if written:
+            self._accept_written(batch)
+        elif ok.num_rows:
             self._buffer.append(ok)
             self._buffered_chunks += chunks
-            if self._buffered_chunks >= self.batch_rows:
-                self.flush()
+        if self._buffered_chunks >= self.batch_rows:
+            self.flush()
         return {"ok": ok.num_rows, "unchanged": unchanged, "failed": batch.num_rows - ok.num_rows - unchanged,
                 "chunks": chunks, "tokens": tokens}
+
+    def _accept_written(self, batch: pa.Table) -> None:
+        """Collect worker rows by unit; a complete unit's ok rows (fragments on its first) are buffered."""
+        for unit in pc.unique(batch.column("unit")).to_pylist():
+            parts = self._units.setdefault(unit, [])
+            parts.append(batch.filter(pc.equal(batch.column("unit"), unit)))
+            rows = pa.concat_tables(parts)
+            if rows.num_rows < rows.column("unit_rows")[0].as_py():
+                continue
+            del self._units[unit]
+            fragments = pc.drop_null(rows.column("fragments"))
+            ok = rows.filter(pc.equal(rows.column("status"), STATUS_OK))
+            if len(fragments) and fragments[0].as_py() != "{}":
+                ok = ok.drop_columns(["fragments"]).append_column(  # the unit's fragments on its first ok row
+                    "fragments", pa.array([fragments[0].as_py()] + [None] * (ok.num_rows - 1), pa.string()))
+            if ok.num_rows:
+                self._buffer.append(ok)
+                self._buffered_chunks += int(pc.sum(ok.column("n_chunks")).as_py() or 0)
 
     def flush(self) -> None:
         """Commit everything buffered, in commits of about ``batch_rows`` chunks (no-op when empty)."""
         if not self._buffer:
             return
+        written = "fragments" in self._buffer[0].schema.names
+        commit = self._commit_written if written else self._commit_records
+        if written:  # whole units: each buffered table is one
+            group, rows = [], 0
+            for unit in self._buffer:
+                group.append(unit)
+                rows += int(pc.sum(unit.column("n_chunks")).as_py() or 0)
+                if rows >= self.batch_rows:
+                    commit(pa.concat_tables(group))
+                    group, rows = [], 0
+            self._buffer, self._buffered_chunks = [], 0
+            if group:
+                commit(pa.concat_tables(group))
+            return
         docs = pa.concat_tables(self._buffer)
         self._buffer, self._buffered_chunks = [], 0
-        start = rows = 0
-        for i, n_chunks in enumerate(pc.list_value_length(docs.column("chunks")).to_pylist()):
-            rows += n_chunks
-            if rows >= self.batch_rows:
-                self._commit(docs.slice(start, i + 1 - start))
-                start, rows = i + 1, 0
-        if start < docs.num_rows:
-            self._commit(docs.slice(start))
+        for offset, length in commit_slices(pc.list_value_length(docs.column("chunks")).to_pylist(), self.batch_rows):
+            commit(docs.slice(offset, length))
 
-    def _commit(self, docs: pa.Table) -> None:
-        """One atomic-by-journal commit of whole documents (see module docstring for the order)."""
+    def _commit_records(self, docs: pa.Table) -> None:
+        """Commit embedded records: flatten here and write every row (``ingest.writer = "driver"``)."""
+        t = time.perf_counter()
+        chunk_table = flatten_chunks(docs, self.store.dim)
+        section_table = flatten_sections(docs, self.store.dim)
+        meta = document_meta(docs)
+        self.counts.timed("flatten", t)
+
+        def lance() -> None:
+            self.store.add(CHUNKS, chunk_table)
+            self.store.add(SECTIONS, section_table)
+
+        def cache() -> None:
+            if self.cache is not None:
+                self.cache.add(self.fingerprint, pc.list_flatten(docs.column("new_cache_keys")),
+                               pc.list_flatten(docs.column("new_cache_vectors")))
+
+        self._commit(meta, lance, cache, lambda: bm25_documents(chunk_table))
+
+    def _commit_written(self, rows: pa.Table) -> None:
+        """Commit worker-written rows: one Lance ``Append`` per table (``ingest.writer = "workers"``)."""
+        fragments: dict[str, list[str]] = {}
+        for unit in pc.drop_null(rows.column("fragments")).to_pylist():
+            for name, frags in json.loads(unit).items():
+                fragments.setdefault(name, []).extend(frags)
+
+        def lance() -> None:
+            self.store.append_fragments(CHUNKS, fragments.get(CHUNKS, []))
+            self.store.append_fragments(SECTIONS, fragments.get(SECTIONS, []))
+
+        def cache() -> None:
+            if self.cache is not None:
+                self.cache.append_fragments(fragments.get(EMBED_CACHE, []))
+
+        self._commit(rows, lance, cache, lambda: pc.list_flatten(rows.column("bm25")).to_pylist())
+
+    def _commit(self, meta: pa.Table, lance: Callable[[], None], cache: Callable[[], None],
+                bm25_docs: Callable[[], list[str]]) -> None:
+        """One atomic-by-journal commit of whole documents (see module docstring for the order).
+        ``meta``: their :func:`pipelines.sink.flatten.document_meta` columns."""
         from cluster.telemetry.metrics import ingest_metrics
 
         started = t = time.perf_counter()
         c = self.counts
-        doc_ids = docs.column("doc_id").to_pylist()
+        doc_ids = meta.column("doc_id").to_pylist()
         changed = [d for d in doc_ids if d in self.known]
-        chunk_table = flatten_chunks(docs, self.store.dim)
-        section_table = flatten_sections(docs, self.store.dim)
-        t = c.timed("flatten", t)
-        with span("ingest.write", documents=len(doc_ids), chunks=chunk_table.num_rows):
+        n_chunks = int(pc.sum(meta.column("n_chunks")).as_py() or 0)
+        n_sections = int(pc.sum(meta.column("n_sections")).as_py() or 0)
+        n_tokens = int(pc.sum(meta.column("n_tokens")).as_py() or 0)
+        with span("ingest.write", documents=len(doc_ids), chunks=n_chunks):
             self.journal.begin(doc_ids)
             if changed:
                 self.store.delete_documents(changed)
                 self.bm25.delete_documents(changed)
             t = c.timed("delete", t)
-            self.store.add(CHUNKS, chunk_table)
-            self.store.add(SECTIONS, section_table)
+            lance()
             t = c.timed("lance", t)
-            if self.cache is not None:
-                self.cache.add(self.fingerprint, pc.list_flatten(docs.column("new_cache_keys")),
-                               pc.list_flatten(docs.column("new_cache_vectors")))
+            cache()
             t = c.timed("cache", t)
-            self.bm25.add_chunks(chunk_table.select(
-                ["chunk_id", "doc_id", "title", "section_path", "section_facet", "text"]).to_pylist())
+            self.bm25.add_json(bm25_docs())
             self.bm25.commit()
             t = c.timed("bm25", t)
-            self.store.upsert_documents(self._document_rows(docs))
+            self.store.upsert_documents(documents_table(meta))
             self.journal.commit()
             c.timed("documents", t)
-        for doc_id, content_hash, n_bytes, mtime in zip(doc_ids, docs.column("content_hash").to_pylist(),
-                                                        docs.column("n_bytes").to_pylist(),
-                                                        docs.column("mtime_ns").to_pylist()):
+        for doc_id, content_hash, n_bytes, mtime in zip(doc_ids, meta.column("content_hash").to_pylist(),
+                                                        meta.column("n_bytes").to_pylist(),
+                                                        meta.column("mtime_ns").to_pylist()):
             self.known[doc_id] = (n_bytes, mtime, content_hash)
-        self.counts.updated += len(changed)
-        self.counts.new += len(doc_ids) - len(changed)
-        self.counts.chunks += chunk_table.num_rows
-        self.counts.sections += section_table.num_rows
-        self.counts.tokens += int(pc.sum(docs.column("n_tokens")).as_py() or 0)
-        self.counts.commits += 1
+        c.updated += len(changed)
+        c.new += len(doc_ids) - len(changed)
+        c.chunks += n_chunks
+        c.sections += n_sections
+        c.tokens += n_tokens
+        c.commits += 1
         metrics = ingest_metrics()
-        metrics.writer_batch_rows.observe(chunk_table.num_rows)
-        metrics.chunks.inc(chunk_table.num_rows)
-        metrics.sections.inc(section_table.num_rows)
-        metrics.tokens.inc(int(pc.sum(docs.column("n_tokens")).as_py() or 0))
+        metrics.writer_batch_rows.observe(n_chunks)
+        metrics.chunks.inc(n_chunks)
+        metrics.sections.inc(n_sections)
+        metrics.tokens.inc(n_tokens)
         metrics.stage_seconds.observe(time.perf_counter() - started, tags={"stage": "write"})
 
     def close(self) -> None:
+        """Commit what is buffered and release the BM25 writer (its lock)."""
         self.flush()
         self.bm25.close_writer()
-
-    def _document_rows(self, docs: pa.Table) -> pa.Table:
-        now = datetime.now(timezone.utc)
-        data = {name: docs.column(name) for name in
-                ("doc_id", "source", "path", "title", "format", "n_bytes", "mtime_ns", "content_hash", "n_tokens")}
-        data["n_sections"] = pc.list_value_length(docs.column("sections"))
-        data["n_chunks"] = pc.list_value_length(docs.column("chunks"))
-        data["ingested_at"] = pa.array([now] * docs.num_rows, pa.timestamp("us", tz="UTC"))
-        return pa.table({f.name: data[f.name] for f in DOCUMENTS_SCHEMA}, schema=DOCUMENTS_SCHEMA)
-
-
-# -- flattening: embedded document records → table rows ------------------------------------------
-def _repeat(docs: pa.Table, list_column: str, names: list[str]) -> dict[str, pa.Array]:
-    parents = pc.list_parent_indices(docs.column(list_column))
-    return {name: pc.take(docs.column(name), parents) for name in names}
-
-
-def flatten_chunks(docs: pa.Table, dim: int) -> pa.Table:
-    """The ``chunks`` table rows of embedded document records (:func:`pipelines.records.embedded_schema`)."""
-    flat = pc.list_flatten(docs.column("chunks")).combine_chunks()
-    cols = {name: flat.field(name) for name in
-            ("chunk_id", "section_id", "section_path", "section_facet", "ordinal", "start", "end", "n_tokens",
-             "content_hash", "text")}
-    cols.update(_repeat(docs, "chunks", ["doc_id", "title", "source", "path"]))
-    cols["vector"] = pc.list_flatten(docs.column("chunk_vectors"))
-    schema = chunks_schema(dim)
-    return pa.table({f.name: cols[f.name] for f in schema}, schema=schema)
-
-
-def flatten_sections(docs: pa.Table, dim: int) -> pa.Table:
-    """The ``sections`` table rows of embedded document records."""
-    flat = pc.list_flatten(docs.column("sections")).combine_chunks()
-    schema = sections_schema(dim)
-    cols = {name: flat.field(name) for name in schema.names if name not in ("doc_id", "vector", "centroid")}
-    cols.update(_repeat(docs, "sections", ["doc_id"]))
-    cols["vector"] = pc.list_flatten(docs.column("section_vectors"))
-    cols["centroid"] = pc.list_flatten(docs.column("section_centroids"))
-    return pa.table({f.name: cols[f.name] for f in schema}, schema=schema)
+        if self._units:
+            raise RuntimeError(f"{len(self._units)} worker batches arrived incomplete; none of their rows is committed")

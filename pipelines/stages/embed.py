@@ -25,6 +25,10 @@ from cluster.telemetry.tracing import span
 from pipelines.records import STATUS_OK, embedded_schema
 
 
+CPU_UNIT_TOKENS = 16_384  # ~7 s of one single-threaded MiniLM actor: the most a finished ingest waits on one actor
+GPU_UNIT_TOKENS = 262_144  # ~0.1 s of an H100, far above Ray's per-task overhead
+
+
 @dataclass(frozen=True)
 class EmbedPool:
     """How many embedding actors run, what each reserves, and the settings each gets."""
@@ -32,6 +36,7 @@ class EmbedPool:
     actors: int
     gpus: float  # per actor; 0: CPU
     embedder: EmbedderConfig
+    unit_tokens: int  # text per work unit (pipelines.sources.units): seconds of work for one actor
 
 
 def plan_embed_pool(ingest: IngestConfig, embedder: EmbedderConfig, eligible: list[dict[str, float]]) -> EmbedPool:
@@ -42,11 +47,13 @@ def plan_embed_pool(ingest: IngestConfig, embedder: EmbedderConfig, eligible: li
     single-threaded sessions have no intra-op barrier, so when parse tasks, the writer and Ray's own
     processes take a core for a moment no sibling thread spins waiting (measured on 2 cores: the
     same texts in 118.7 s with 2 actors × 1 thread, 126.8 s with 1 actor × 2 threads).
-    An explicit ``embed_actors`` / ``embedder.threads`` wins.
+    An explicit ``embed_actors`` / ``embedder.threads`` wins. A work unit is ~7 s of one CPU actor
+    (:data:`CPU_UNIT_TOKENS`) or ~0.1 s of one H100 (:data:`GPU_UNIT_TOKENS`) unless
+    ``ingest.unit_tokens`` is set.
 
     >>> pool = plan_embed_pool(IngestConfig(), EmbedderConfig(), [{"CPU": 2.0}])
-    >>> pool.actors, pool.gpus, pool.embedder.threads
-    (2, 0.0, 1)
+    >>> pool.actors, pool.gpus, pool.embedder.threads, pool.unit_tokens
+    (2, 0.0, 1, 16384)
     >>> plan_embed_pool(IngestConfig(), EmbedderConfig(), [{"CPU": 8.0, "GPU": 2.0}]).actors
     2
     """
@@ -54,11 +61,12 @@ def plan_embed_pool(ingest: IngestConfig, embedder: EmbedderConfig, eligible: li
     gpus = ingest.embed_actor_gpus or (1.0 if embedder.device != "cpu" and gpus_seen >= 1 else 0.0)
     if gpus:
         actors = ingest.embed_actors or max(1, int(gpus_seen // gpus))
-        return EmbedPool(actors, gpus, embedder)
+        return EmbedPool(actors, gpus, embedder, ingest.unit_tokens or GPU_UNIT_TOKENS)
+    unit = ingest.unit_tokens or CPU_UNIT_TOKENS
     if ingest.embed_actors:
-        return EmbedPool(ingest.embed_actors, 0.0, embedder)
+        return EmbedPool(ingest.embed_actors, 0.0, embedder, unit)
     cpus = int(sum(r.get("CPU", 0) for r in eligible))
-    return EmbedPool(max(1, cpus), 0.0, embedder.model_copy(update={"threads": embedder.threads or 1}))
+    return EmbedPool(max(1, cpus), 0.0, embedder.model_copy(update={"threads": embedder.threads or 1}), unit)
 
 
 class EmbedDocuments:

@@ -1,0 +1,165 @@
+"""The writer's commit paths without Ray: embedded records written by the driver, or fragments written
+by workers (:func:`pipelines.sink.fragments.write_fragments_batch`) and committed by the driver, give
+the same index; fragments written but never committed (a crash in between) are invisible, the resumed
+ingest is exact, and maintenance removes their files."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pyarrow as pa
+import pytest
+from index_probe import assert_consistent, snapshot
+from support import make_config
+
+from cluster.store.bm25 import Bm25Index
+from cluster.store.embed_cache import EmbeddingCache
+from cluster.store.journal import IngestJournal
+from cluster.store.lance_store import LanceStore
+from cluster.store.schema import CHUNKS, DOCUMENTS, SECTIONS
+from pipelines.records import STATUS_FAILED, STATUS_OK, STATUS_UNCHANGED, embedded_schema
+from pipelines.sink.fragments import fragment_targets, write_fragments_batch
+from pipelines.sink.writer import IndexSink
+
+DIM = 384
+
+
+def _doc(i: int, n_chunks: int, rng, *, version: str = "v1", status: str = STATUS_OK) -> dict:
+    doc_id = f"doc-{i:03d}"
+    texts = [f"{version} passage {j} of document {i} about helium{i} and argon" for j in range(n_chunks)]
+    vectors = rng.standard_normal((n_chunks + 1, DIM)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    sid = f"{doc_id}-s0"
+    chunks = [{"chunk_id": f"{doc_id}-{version}-c{j}", "section_id": sid, "section_path": f"Title {i}",
+               "section_facet": f"/{doc_id}/{sid}", "ordinal": j, "start": 0, "end": len(t), "n_tokens": 9,
+               "content_hash": version, "text": t, "embed_text": t} for j, t in enumerate(texts)]
+    section = {"section_id": sid, "parent_id": None, "level": 0, "ordinal": 0, "title": f"Title {i}",
+               "path": [f"Title {i}"], "path_str": f"Title {i}", "start": 0, "end": 10, "n_tokens": 9 * n_chunks,
+               "n_chunks": n_chunks, "text": " ".join(texts), "summary": texts[0], "summary_embed_text": texts[0]}
+    ok = status == STATUS_OK
+    return {"doc_id": doc_id, "source": "t", "path": f"{doc_id}.md", "abs_path": f"/x/{doc_id}.md",
+            "title": f"Title {i}", "format": "markdown", "n_bytes": 100 + i, "mtime_ns": 1, "content_hash": version,
+            "status": status, "reason": None if ok else "undecodable", "detail": None, "n_tokens": 9 * n_chunks,
+            "chunks": chunks if ok else [], "sections": [section] if ok else [],
+            "chunk_vectors": vectors[:-1].tolist() if ok else [], "section_vectors": vectors[-1:].tolist() if ok else [],
+            "section_centroids": vectors[-1:].tolist() if ok else [], "cache_hits": 0,
+            "cache_misses": n_chunks if ok else 0, "new_cache_keys": [f"{version}-{doc_id}-k{j}" for j in range(n_chunks)] if ok else [],
+            "new_cache_vectors": vectors[:-1].tolist() if ok else []}
+
+
+def _batches(version: str = "v1", seed: int = 3) -> list[pa.Table]:
+    rng = np.random.default_rng(seed)
+    docs = [_doc(i, 1 + i % 4, rng, version=version) for i in range(12)]
+    docs.append(_doc(90, 2, rng, status=STATUS_FAILED))
+    docs.append(_doc(91, 2, rng, status=STATUS_UNCHANGED))
+    return [pa.Table.from_pylist(docs[i:i + 3], schema=embedded_schema(DIM)) for i in range(0, len(docs), 3)]
+
+
+def _open(cfg, *, batch_rows: int = 7):
+    store = LanceStore.open(cfg.storage, dim=DIM, create=True)
+    bm25 = Bm25Index(cfg.storage.bm25_path, create=True)
+    cache = EmbeddingCache.open(cfg.storage, dim=DIM, create=True)
+    sink = IndexSink(store, bm25, IngestJournal(cfg.storage.journal_path), known=store.known_documents(),
+                     batch_rows=batch_rows, cache=cache, fingerprint="fp", bm25_threads=2)
+    return store, cache, sink
+
+
+def _written(batches: list[pa.Table], store, cache) -> list[pa.Table]:
+    """What the fragment-writing workers send the driver (here in this process)."""
+    targets = fragment_targets(store, cache, "fp", storage_options={})
+    return [write_fragments_batch(b, targets_json=targets, unit_chunks=4) for b in batches]
+
+
+def _rows(cfg, name: str, key: str) -> list[dict]:
+    table = LanceStore.open(cfg.storage, dim=DIM).table(name).to_arrow().drop_columns(
+        [c for c in ("ingested_at",) if name == DOCUMENTS])
+    return table.sort_by(key).to_pylist()
+
+
+def _ingest(cfg, *, workers: bool, version: str = "v1") -> IndexSink:
+    store, cache, sink = _open(cfg)
+    sink.recover()
+    batches = _batches(version)
+    for batch in (_written(batches, store, cache) if workers else batches):
+        sink.accept(batch)
+    sink.close()
+    return sink
+
+
+def _data_files(cfg, name: str) -> set[str]:
+    return {p.name for p in (cfg.storage.data_dir / "lance" / f"{name}.lance" / "data").iterdir()}
+
+
+def _referenced(cfg, name: str) -> set[str]:
+    dataset = LanceStore.open(cfg.storage, dim=DIM).table(name).to_lance()
+    return {f.path for fragment in dataset.get_fragments() for f in fragment.data_files()}
+
+
+def test_workers_commit_gives_the_same_index_as_the_driver_writer(tmp_path):
+    driver, workers = make_config(tmp_path / "driver"), make_config(tmp_path / "workers")
+    a, b = _ingest(driver, workers=False), _ingest(workers, workers=True)
+    for attr in ("new", "updated", "unchanged", "chunks", "sections", "tokens", "cache_misses"):
+        assert getattr(a.counts, attr) == getattr(b.counts, attr), attr
+    assert a.counts.failed == b.counts.failed and len(b.counts.failed) == 1
+    assert b.counts.commits > 1 and b.counts.new == 12
+    for name, key in ((DOCUMENTS, "doc_id"), (SECTIONS, "section_id"), (CHUNKS, "chunk_id")):
+        assert _rows(driver, name, key) == _rows(workers, name, key), name
+    assert EmbeddingCache.open(workers.storage, dim=DIM).rows() == b.counts.cache_misses
+    snap_a, snap_b = snapshot(driver), snapshot(workers)
+    assert_consistent(snap_b)
+    assert snap_a["bm25_docs"] == snap_b["bm25_docs"] == b.counts.chunks
+    for query in ("helium3 argon", "passage document"):
+        hits_a = Counter(h.chunk_id for h in Bm25Index(driver.storage.bm25_path).search(query, k=50))
+        hits_b = Counter(h.chunk_id for h in Bm25Index(workers.storage.bm25_path).search(query, k=50))
+        assert hits_a == hits_b and hits_a
+    facet = Bm25Index(workers.storage.bm25_path).search("helium3", section_facet="/doc-003")
+    assert [h.doc_id for h in facet] == ["doc-003"] * 4
+
+
+def test_changed_documents_replace_their_old_rows(tmp_path):
+    cfg = make_config(tmp_path / "idx")
+    _ingest(cfg, workers=True)
+    second = _ingest(cfg, workers=True, version="v2")
+    assert second.counts.updated == 12 and second.counts.new == 0
+    snap = snapshot(cfg)
+    assert_consistent(snap)
+    assert all("-v2-" in c for c in snap["chunk_ids"])
+
+
+@pytest.mark.parametrize("journaled", [False, True])
+def test_crash_between_fragment_write_and_commit_leaves_the_index_exact(tmp_path, journaled):
+    """Workers wrote fragments, the driver died before (or, journaled, during) their commit: readers
+    never see those rows, the resumed ingest has exactly the rows of an uninterrupted one, and
+    maintenance removes the orphaned files."""
+    reference = make_config(tmp_path / "reference")
+    _ingest(reference, workers=True)
+    cfg = make_config(tmp_path / "idx")
+    store, cache, sink = _open(cfg)
+    batches = _batches()
+    sink.accept(_written(batches[:1], store, cache)[0])
+    sink.flush()  # the first unit (3 documents) is committed
+    committed = snapshot(cfg)["documents"]
+    _written(batches, store, cache)  # every fragment written again, none committed: the "crash"
+    if journaled:  # the driver died after journaling the next commit
+        sink.journal.begin([f"doc-{i:03d}" for i in range(3, 6)])
+    sink.bm25.close_writer()
+    orphans = _data_files(cfg, CHUNKS) - _referenced(cfg, CHUNKS)
+    assert orphans
+    assert snapshot(cfg)["documents"] == committed
+    assert LanceStore.open(cfg.storage, dim=DIM).table(CHUNKS).count_rows() == sum(
+        n for _, n, _, _ in committed.values())
+
+    resumed = _ingest(cfg, workers=True)  # the next ingest: recover, then the documents not yet complete
+    assert resumed.counts.new == 12 - len(committed)
+    snap, ref = snapshot(cfg), snapshot(reference)
+    assert_consistent(snap)
+    assert snap["documents"] == ref["documents"] and snap["chunk_ids"] == ref["chunk_ids"]
+    assert snap["section_ids"] == ref["section_ids"] and snap["bm25_docs"] == ref["bm25_docs"]
+
+    from cluster.config import IndexConfig
+
+    store = LanceStore.open(cfg.storage, dim=DIM)
+    store.maintain(IndexConfig(cleanup_older_than_hours=24))  # what run_ingest does after its commits
+    assert not orphans & _data_files(cfg, CHUNKS), "uncommitted fragment files survived maintenance"
+    assert store.table(CHUNKS).count_rows() == sum(ref["chunk_ids"].values())
