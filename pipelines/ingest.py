@@ -159,7 +159,10 @@ def _run_pipeline(cfg: StrataConfig, items: list[dict], sink: IndexSink, report:
     # The workers may be other machines: they get the settings as JSON, model paths resolved here.
     shipped = absolute_paths(cfg)
     models_json = shipped.models.model_dump_json()
-    storage_json = shipped.storage.model_dump_json()  # the embed actors read the index's embedding cache
+    # The embed actors look texts up in the index's embedding cache, unless it held nothing when
+    # this ingest began (a first ingest: every lookup would miss; they skip importing LanceDB too).
+    lookups = sink.cache is not None and sink.cache.rows() > 0
+    storage_json = shipped.storage.model_dump_json() if lookups else None
     resources = dict(ingest.worker_resources) or None  # custom resources pin parse tasks and embed actors
     # One block per work unit (largest files first); parse tasks and embed calls take whole blocks.
     units = work_units(items, unit_bytes=pool.unit_tokens * BYTES_PER_TOKEN)
@@ -175,7 +178,7 @@ def _run_pipeline(cfg: StrataConfig, items: list[dict], sink: IndexSink, report:
         compute=ray.data.ActorPoolStrategy(size=pool.actors), num_cpus=ingest.embed_actor_cpus,
         num_gpus=pool.gpus or None, resources=resources,
         fn_constructor_kwargs={"models_json": models_json, "embedder_json": pool.embedder.model_dump_json(),
-                               "storage_json": storage_json if ingest.embed_cache else None},
+                               "storage_json": storage_json},
     )
     if ingest.writer == "workers":  # the same nodes as embedding write the fragments; the driver commits them
         targets = fragment_targets(sink.store, sink.cache, sink.fingerprint, storage_options=shipped.storage.storage_options)

@@ -19,10 +19,8 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 
-import lancedb
 import numpy as np
 import pyarrow as pa
-from lancedb.index import BTree
 
 from cluster.config import StorageConfig
 
@@ -61,6 +59,8 @@ class EmbeddingCache:
     def open(cls, storage: StorageConfig, *, dim: int, create: bool = False) -> "EmbeddingCache | None":
         """The cache of the index at ``storage`` (created with ``create=True``); None when an index
         written before the cache existed has none and ``create`` is false."""
+        import lancedb  # here, not at the top: embedding actors that skip the cache never import it (~2.7 s)
+
         if create and "://" not in storage.lance_location:
             storage.data_dir.mkdir(parents=True, exist_ok=True)
         db = lancedb.connect(storage.lance_location, storage_options=storage.storage_options or None)
@@ -117,6 +117,8 @@ class EmbeddingCache:
             self.table.checkout_latest()
         indexes = list(self.table.list_indices())
         if not indexes and self.table.count_rows():
+            from lancedb.index import BTree
+
             self.table.create_index("text_hash", config=BTree())
         elif any(ix.num_unindexed_rows for ix in indexes):
             self.table.to_lance().optimize.optimize_indices()
