@@ -114,26 +114,35 @@ def build_batches(n_chunks: int, seed: int = 7) -> tuple[list[pa.Table], int]:
     return batches, total
 
 
-def run_sink(batches: list[pa.Table], work: Path, batch_rows: int) -> dict:
-    """Everything ``strata ingest``'s writer does with the batches; seconds by part."""
+def _open_index(work: Path):
+    """A new index under ``work``: (config, LanceStore, Bm25Index, EmbeddingCache)."""
     from cluster.config import load_config
     from cluster.store.bm25 import Bm25Index
     from cluster.store.embed_cache import EmbeddingCache
-    from cluster.store.journal import IngestJournal
     from cluster.store.lance_store import LanceStore
-    from pipelines.sink.writer import IndexSink
 
     cfg = load_config(storage={"data_dir": str(work)})
-    store = LanceStore.open(cfg.storage, dim=DIM, create=True)
-    bm25 = Bm25Index(cfg.storage.bm25_path, create=True)
-    cache = EmbeddingCache.open(cfg.storage, dim=DIM, create=True)
+    return (cfg, LanceStore.open(cfg.storage, dim=DIM, create=True), Bm25Index(cfg.storage.bm25_path, create=True),
+            EmbeddingCache.open(cfg.storage, dim=DIM, create=True))
+
+
+def _drain(cfg, store, bm25, cache, batches: list[pa.Table], batch_rows: int):
+    """Feed ``batches`` to a fresh :class:`IndexSink` and close it: (seconds, the sink)."""
+    from cluster.store.journal import IngestJournal
+    from pipelines.sink.writer import IndexSink
+
     sink = IndexSink(store, bm25, IngestJournal(cfg.storage.journal_path), known={}, batch_rows=batch_rows,
                      cache=cache, fingerprint="bench")
     started = time.perf_counter()
     for batch in batches:
         sink.accept(batch)
     sink.close()
-    elapsed = time.perf_counter() - started
+    return time.perf_counter() - started, sink
+
+
+def run_sink(batches: list[pa.Table], work: Path, batch_rows: int) -> dict:
+    """Everything ``strata ingest``'s writer does with the batches; seconds by part."""
+    elapsed, sink = _drain(*_open_index(work), batches, batch_rows)
     return {"seconds": elapsed, "parts": dict(sink.counts.seconds), "chunks": sink.counts.chunks,
             "commits": sink.counts.commits}
 
@@ -175,30 +184,15 @@ def tantivy_baseline(chunks: pa.Table, work: Path) -> float:
 
 def run_workers(batches: list[pa.Table], work: Path, batch_rows: int) -> dict:
     """``writer = "workers"``: fragment writes (this process standing for one worker) then the driver commit."""
-    from cluster.config import load_config
-    from cluster.store.bm25 import Bm25Index
-    from cluster.store.embed_cache import EmbeddingCache
-    from cluster.store.journal import IngestJournal
-    from cluster.store.lance_store import LanceStore
     from pipelines.sink.fragments import fragment_targets, write_fragments_batch
-    from pipelines.sink.writer import IndexSink
 
-    cfg = load_config(storage={"data_dir": str(work)})
-    store = LanceStore.open(cfg.storage, dim=DIM, create=True)
-    bm25 = Bm25Index(cfg.storage.bm25_path, create=True)
-    cache = EmbeddingCache.open(cfg.storage, dim=DIM, create=True)
+    cfg, store, bm25, cache = _open_index(work)
     targets = fragment_targets(store, cache, "bench", storage_options={})
     blocks = _blocks(batches, batch_rows)  # what a fragment task gets: a Ray Data block of ~a commit's chunks
     started = time.perf_counter()
     written = [write_fragments_batch(block, targets_json=targets, unit_chunks=batch_rows) for block in blocks]
     write_s = time.perf_counter() - started
-    sink = IndexSink(store, bm25, IngestJournal(cfg.storage.journal_path), known={}, batch_rows=batch_rows,
-                     cache=cache, fingerprint="bench")
-    started = time.perf_counter()
-    for batch in written:
-        sink.accept(batch)
-    sink.close()
-    commit_s = time.perf_counter() - started
+    commit_s, sink = _drain(cfg, store, bm25, cache, written, batch_rows)
     assert store.table("chunks").count_rows() == sink.counts.chunks
     return {"write_seconds": write_s, "commit_seconds": commit_s, "parts": dict(sink.counts.seconds),
             "chunks": sink.counts.chunks, "commits": sink.counts.commits,
