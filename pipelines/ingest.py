@@ -10,7 +10,6 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-import pyarrow as pa
 import ray
 
 from cluster.config import StrataConfig, absolute_paths
@@ -164,9 +163,11 @@ def _run_pipeline(cfg: StrataConfig, items: list[dict], sink: IndexSink, report:
     lookups = sink.cache is not None and sink.cache.rows() > 0
     storage_json = shipped.storage.model_dump_json() if lookups else None
     resources = dict(ingest.worker_resources) or None  # custom resources pin parse tasks and embed actors
-    # One block per work unit (largest files first); parse tasks and embed calls take whole blocks.
+    # One block per work unit (largest files first), one row each: its files. Parse tasks and embed
+    # calls take whole blocks. (from_items builds the blocks here; from_arrow would run a Ray task per
+    # block for its metadata, which never starts while a Serve app holds every CPU of the cluster.)
     units = work_units(items, unit_bytes=pool.unit_tokens * BYTES_PER_TOKEN)
-    ds = ray.data.from_arrow([pa.Table.from_pylist(unit) for unit in units])
+    ds = ray.data.from_items([{"files": unit} for unit in units], override_num_blocks=len(units))
     ds = ds.map_batches(
         parse_chunk_batch, batch_format="pyarrow", batch_size=None, num_cpus=ingest.parse_task_cpus,
         compute=ray.data.TaskPoolStrategy(size=parse_tasks), resources=resources,

@@ -1,8 +1,9 @@
 """Stateless Ray Data task: read files, parse them into a section tree, chunk them.
 
-Input rows describe files (doc_id, source, path, relpath, size, mtime_ns, known_hash); output
-rows follow :data:`pipelines.records.PARSED_SCHEMA`. Bad input becomes a ``failed`` row with a
-reason, never an exception; a file whose bytes hash to ``known_hash`` becomes ``unchanged``
+Input rows are work units, each a ``files`` list of file descriptions (doc_id, source, path,
+relpath, size, mtime_ns, known_hash); output rows, one per file, follow
+:data:`pipelines.records.PARSED_SCHEMA`. Bad input becomes a ``failed`` row with a reason, never an
+exception; a file whose bytes hash to ``known_hash`` becomes ``unchanged``
 without being parsed.
 
 >>> # ds.map_batches(parse_chunk_batch, batch_format="pyarrow", fn_kwargs={"settings": ...})
@@ -42,7 +43,8 @@ def content_hash(raw: bytes) -> str:
 
 
 def parse_chunk_batch(batch: pa.Table, *, models_json: str, chunking_json: str, max_file_bytes: int) -> pa.Table:
-    """Parse and chunk every file of ``batch`` (one Ray Data task call)."""
+    """Parse and chunk every file of ``batch`` (one Ray Data task call): its rows are work units,
+    each a ``files`` list of file descriptions (:func:`pipelines.sources.units.work_units`)."""
     from cluster.telemetry.metrics import ingest_metrics
 
     settings = ChunkingSettings.model_validate_json(chunking_json)
@@ -52,8 +54,9 @@ def parse_chunk_batch(batch: pa.Table, *, models_json: str, chunking_json: str, 
                             max_model_tokens=max_model_tokens, header_tokens=settings.header_tokens)
     started = time.perf_counter()
     rows = []
-    with span("ingest.parse_chunk", files=batch.num_rows):
-        for item in batch.to_pylist():
+    files = [item for unit in batch.column("files").to_pylist() for item in unit]
+    with span("ingest.parse_chunk", files=len(files)):
+        for item in files:
             rows.append(process_file(item, tokenizer=tokenizer, config=config, max_file_bytes=max_file_bytes))
     ingest_metrics().stage_seconds.observe(time.perf_counter() - started, tags={"stage": "parse_chunk"})
     return pa.Table.from_pylist(rows, schema=PARSED_SCHEMA)
