@@ -9,10 +9,13 @@ their files into ``--out`` until the estimated token count reaches ``--tokens``.
 from __future__ import annotations
 
 import argparse
-import gzip
 import os
 import subprocess
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from pipelines.sources.units import BYTES_PER_TOKEN, text_bytes  # noqa: E402  (how ingest sizes files, too)
 
 # package → (glob under the unpacked tree, ~tokens in total); heading-rich markup in four formats.
 PACKAGES: dict[str, str] = {
@@ -21,7 +24,6 @@ PACKAGES: dict[str, str] = {
     "perl-doc": "usr/share/perl/*/pod/*.pod",
     "postgresql-doc-15": "usr/share/doc/postgresql-doc-15/html/*.html",
 }
-BYTES_PER_TOKEN = 4.0  # rough; the ingest report gives the real count
 CACHE = Path.home() / ".cache" / "strata-bench" / "debian"  # downloaded and unpacked packages, shared by the benches
 
 
@@ -42,13 +44,6 @@ def fetch(cache: Path) -> Path:
     return root
 
 
-def text_bytes(path: Path) -> int:
-    if path.suffix == ".gz":
-        with gzip.open(path, "rb") as fh:
-            return len(fh.read())
-    return path.stat().st_size
-
-
 def select(root: Path, tokens: int, out: Path) -> tuple[int, int]:
     """Link files round-robin across packages into ``out`` until ~``tokens``; returns (files, est. tokens)."""
     pools = [sorted(p for p in root.glob(pattern) if p.is_file()) for pattern in PACKAGES.values()]
@@ -63,7 +58,7 @@ def select(root: Path, tokens: int, out: Path) -> tuple[int, int]:
                 dst.parent.mkdir(parents=True, exist_ok=True)
                 if not dst.exists():
                     os.symlink(src, dst)
-                total += text_bytes(src)
+                total += text_bytes(str(src), src.stat().st_size)
                 files += 1
         index += 1
     return files, int(total / BYTES_PER_TOKEN)

@@ -4,9 +4,8 @@ largest files first.
 One block is one parse task and one embedding-actor call. Sizing blocks by text (not by a file
 count) and handing out the largest files first keeps every embedding actor busy to the end: the
 last blocks are small files, so no actor is left with a long call while the others idle (on the
-1.1M-token Debian corpus, blocks of 16 files in directory order left one of two actors working
-alone for over a minute). Text size is the file's size, or for ``.gz`` files the uncompressed
-size from the gzip trailer.
+1.1M-token Debian corpus: 297.5 s, against 307.8 s with 16 files per call in directory order).
+Text size is the file's size, or for ``.gz`` files the uncompressed size from the gzip trailer.
 
 >>> items = [{"path": "a", "size": 10}, {"path": "b", "size": 50}, {"path": "c", "size": 30}]
 >>> [[i["path"] for i in unit] for unit in work_units(items, unit_bytes=40)]
@@ -33,7 +32,7 @@ def text_bytes(path: str, size: int) -> int:
     try:
         with open(path, "rb") as fh:
             fh.seek(-4, os.SEEK_END)
-            return max(size, struct.unpack("<I", fh.read(4))[0])
+            return struct.unpack("<I", fh.read(4))[0]
     except OSError:
         return size
 
