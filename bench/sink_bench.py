@@ -17,7 +17,12 @@ chunks and repeated under new document ids until ``--chunks``) with random unit 
 * **driver commit** (``writer = "workers"``, the driver side): ``IndexSink`` fed those written rows:
   one Lance ``Append`` per table per commit, BM25 from pre-rendered JSON, the documents upsert;
 * **BM25 vs threads**: the pre-rendered documents into tantivy with 1, 2, 4 … threads (up to the cores),
-  a commit per 4096 chunks as the writer does.
+  a commit per 4096 chunks as the writer does;
+* **BM25 vs shard writer processes** (``ingest.bm25_shards``): the same documents routed to 1, 2, 4 …
+  :class:`pipelines.sink.bm25_shards.Bm25ShardWriter` actors (one tantivy thread each), a commit per
+  4096 chunks;
+* **driver commit, sharded BM25**: the driver commit again, its BM25 in ``--shards`` shards written by
+  shard writer processes beside it (sent before the LanceDB commit, so they overlap it).
 
 The writer's own clock (``SinkCounts.seconds``) splits each writer's time by part. The baselines, on
 the same flattened rows in this process: **LanceDB** ``table.add`` in the same 4096-row commits and
@@ -27,7 +32,7 @@ heap, one commit.
 The figure that matters for a GPU cluster is chunks/s of the driver: one H100 embeds MiniLM-L6 at
 ~20k chunks/s, so eight need ~150k chunks/s. The bench prints how many H100s each design feeds, and
 per-core figures to project a head node with N cores: the driver commit's serial time per chunk
-(everything but BM25) and BM25's chunks/s per indexing thread. Results are appended to
+(everything but waiting for BM25) and BM25's chunks/s per indexing thread and per shard process. Results are appended to
 ``bench/results/sink.jsonl``.
 """
 
@@ -114,15 +119,19 @@ def build_batches(n_chunks: int, seed: int = 7) -> tuple[list[pa.Table], int]:
     return batches, total
 
 
-def _open_index(work: Path):
-    """A new index under ``work``: (config, LanceStore, Bm25Index, EmbeddingCache)."""
+def _open_index(work: Path, shards: int = 0):
+    """A new index under ``work``: (config, LanceStore, BM25 writer, EmbeddingCache); ``shards`` > 1:
+    a sharded BM25 index written by shard writer processes (needs Ray)."""
     from cluster.config import load_config
-    from cluster.store.bm25 import Bm25Index
+    from cluster.store.bm25 import ShardedBm25, open_bm25
     from cluster.store.embed_cache import EmbeddingCache
     from cluster.store.lance_store import LanceStore
+    from pipelines.sink.bm25_shards import ShardWriterPool
 
     cfg = load_config(storage={"data_dir": str(work)})
-    return (cfg, LanceStore.open(cfg.storage, dim=DIM, create=True), Bm25Index(cfg.storage.bm25_path, create=True),
+    bm25 = open_bm25(cfg.storage.bm25_path, create=True, shards=shards)
+    return (cfg, LanceStore.open(cfg.storage, dim=DIM, create=True),
+            ShardWriterPool(bm25) if isinstance(bm25, ShardedBm25) else bm25,
             EmbeddingCache.open(cfg.storage, dim=DIM, create=True))
 
 
@@ -182,11 +191,12 @@ def tantivy_baseline(chunks: pa.Table, work: Path) -> float:
     return time.perf_counter() - started
 
 
-def run_workers(batches: list[pa.Table], work: Path, batch_rows: int) -> dict:
-    """``writer = "workers"``: fragment writes (this process standing for one worker) then the driver commit."""
+def run_workers(batches: list[pa.Table], work: Path, batch_rows: int, shards: int = 0) -> dict:
+    """``writer = "workers"``: fragment writes (this process standing for one worker) then the driver
+    commit (with ``shards`` > 1: BM25 in that many shards, each written by its own process)."""
     from pipelines.sink.fragments import fragment_targets, write_fragments_batch
 
-    cfg, store, bm25, cache = _open_index(work)
+    cfg, store, bm25, cache = _open_index(work, shards)
     targets = fragment_targets(store, cache, "bench", storage_options={})
     blocks = _blocks(batches, batch_rows)  # what a fragment task gets: a Ray Data block of ~a commit's chunks
     started = time.perf_counter()
@@ -196,7 +206,17 @@ def run_workers(batches: list[pa.Table], work: Path, batch_rows: int) -> dict:
     assert store.table("chunks").count_rows() == sink.counts.chunks
     return {"write_seconds": write_s, "commit_seconds": commit_s, "parts": dict(sink.counts.seconds),
             "chunks": sink.counts.chunks, "commits": sink.counts.commits,
-            "bm25_docs": [d for batch in written for d in pc.list_flatten(batch.column("bm25")).to_pylist()]}
+            "written": written}
+
+
+def bm25_inputs(written: list[pa.Table]) -> tuple[list[str], list[str]]:
+    """The pre-rendered BM25 documents of the written rows and each one's doc_id."""
+    docs, ids = [], []
+    for batch in written:
+        column = batch.column("bm25")
+        docs += pc.list_flatten(column).to_pylist()
+        ids += pc.take(batch.column("doc_id"), pc.list_parent_indices(column)).to_pylist()
+    return docs, ids
 
 
 def _blocks(batches: list[pa.Table], chunks_per_block: int) -> list[pa.Table]:
@@ -231,12 +251,35 @@ def bm25_threads_sweep(docs: list[str], work: Path, batch_rows: int) -> dict[int
     return out
 
 
+def bm25_shards_sweep(docs: list[str], doc_ids: list[str], work: Path, batch_rows: int) -> dict[int, float]:
+    """Seconds to index the pre-rendered documents routed to 1, 2, 4 … shard writer processes (one
+    tantivy thread each, up to the cores), a commit per ``batch_rows`` as the writer does."""
+    from cluster.store.bm25 import open_bm25
+    from pipelines.sink.bm25_shards import ShardWriterPool
+
+    out = {}
+    shards = 1
+    while shards <= min(os.cpu_count() or 1, 8):
+        pool = ShardWriterPool(open_bm25(work / f"bm25-shards-{shards}", create=True, shards=shards))
+        pool.open_writer(threads=1)
+        started = time.perf_counter()
+        for i in range(0, len(docs), batch_rows):
+            pool.add_json(docs[i:i + batch_rows], doc_ids[i:i + batch_rows])
+            pool.commit()
+        out[shards] = time.perf_counter() - started
+        pool.close_writer()
+        shards *= 2
+    return out
+
+
 def main() -> int:
     from pipelines.sink.flatten import flatten_chunks
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--chunks", type=int, default=100_000)
     ap.add_argument("--batch-rows", type=int, default=4096, help="chunks per writer commit (the default setting)")
+    ap.add_argument("--shards", type=int, default=0, help="BM25 shards of the sharded driver commit "
+                    "(default: the cores, at least 2, at most 8)")
     ap.add_argument("--no-record", action="store_true")
     args = ap.parse_args()
     random.seed(7)
@@ -248,7 +291,16 @@ def main() -> int:
         work = Path(tmp)
         sink = run_sink(batches, work / "index", args.batch_rows)
         workers = run_workers(batches, work / "index-workers", args.batch_rows)
-        sweep = bm25_threads_sweep(workers.pop("bm25_docs"), work, args.batch_rows)
+        docs, doc_ids = bm25_inputs(workers.pop("written"))
+        sweep = bm25_threads_sweep(docs, work, args.batch_rows)
+        import ray
+
+        ray.init(num_cpus=os.cpu_count(), include_dashboard=False, log_to_driver=False)
+        shard_sweep = bm25_shards_sweep(docs, doc_ids, work, args.batch_rows)
+        n_shards = args.shards or max(2, min(os.cpu_count() or 1, 8))
+        sharded = run_workers(batches, work / "index-sharded", args.batch_rows, shards=n_shards)
+        sharded.pop("written")
+        ray.shutdown()
         chunks = flatten_chunks(pa.concat_tables(batches), DIM)
         lance = lance_baseline(chunks, work, args.batch_rows)
         bm25 = tantivy_baseline(chunks, work)
@@ -259,6 +311,12 @@ def main() -> int:
     bm25_1 = sweep[1]
     serial_s = max(workers["commit_seconds"] - wparts.get("bm25", 0.0), 1e-9)
     projection = {cores: round(n / (serial_s + bm25_1 / min(cores, 8))) for cores in (2, 4, 8, 16)}
+    # The sharded design: the serial rest of its driver commit + BM25 over S shard processes (S up to
+    # the head's cores, one tantivy thread each), BM25 not credited for overlapping the LanceDB commit.
+    sparts = sharded["parts"]
+    shard_serial_s = max(sharded["commit_seconds"] - sparts.get("bm25", 0.0), 1e-9)
+    shard_1 = shard_sweep[1]
+    shard_projection = {s: round(n / (shard_serial_s + shard_1 / s)) for s in (2, 4, 8, 16, 32)}
     result = {
         "bench": "sink", "chunks": n, "commits": sink["commits"], "batch_rows": args.batch_rows,
         "writer_chunks_per_s": round(rate(sink["seconds"])),
@@ -272,6 +330,12 @@ def main() -> int:
         "workers_commit_bm25_chunks_per_s": round(rate(wparts.get("bm25", 0))),
         "bm25_chunks_per_s_by_threads": {str(k): round(rate(v)) for k, v in sweep.items()},
         "commit_serial_us_per_chunk": round(serial_s / n * 1e6, 2),
+        "bm25_chunks_per_s_by_shard_processes": {str(k): round(rate(v)) for k, v in shard_sweep.items()},
+        "sharded_shards": n_shards,
+        "sharded_commit_chunks_per_s": round(rate(sharded["commit_seconds"])),
+        "sharded_commit_seconds_by_part": {k: round(v, 2) for k, v in sparts.items()},
+        "sharded_commit_serial_us_per_chunk": round(shard_serial_s / n * 1e6, 2),
+        "projected_sharded_commit_chunks_per_s_by_shards": {str(k): v for k, v in shard_projection.items()},
         "projected_commit_chunks_per_s_by_head_cores": {str(k): v for k, v in projection.items()},
         "baseline_lance_4096_commits_chunks_per_s": round(rate(lance["lance_4096_commits"])),
         "baseline_lance_one_call_chunks_per_s": round(rate(lance["lance_one_call"])),
@@ -303,6 +367,14 @@ def main() -> int:
     print(f"per-core projection of the driver commit: serial {result['commit_serial_us_per_chunk']} us/chunk + BM25 "
           f"{round(rate(bm25_1)):,} chunks/s per thread -> " + ", ".join(
               f"{k} cores {v:,} chunks/s ({v / GPU_CHUNKS_PER_S:.1f} H100s)" for k, v in projection.items()))
+    print("BM25 chunks/s by shard writer processes (1 thread each): " + ", ".join(
+        f"{k}: {v:,}" for k, v in result["bm25_chunks_per_s_by_shard_processes"].items()))
+    print(f"driver commit with BM25 in {n_shards} shards: {result['sharded_commit_chunks_per_s']:,} chunks/s "
+          f"({sharded['commits']} commits)")
+    print("  time by part (s): " + ", ".join(f"{k} {v:.2f}" for k, v in sparts.items()))
+    print(f"projection of the sharded commit: serial {result['sharded_commit_serial_us_per_chunk']} us/chunk + BM25 "
+          f"{round(rate(shard_1)):,} chunks/s per shard process -> " + ", ".join(
+              f"{k} shards {v:,} chunks/s ({v / GPU_CHUNKS_PER_S:.1f} H100s)" for k, v in shard_projection.items()))
     if not args.no_record:
         RESULTS.parent.mkdir(parents=True, exist_ok=True)
         result["when"] = time.strftime("%Y-%m-%dT%H:%M:%S")

@@ -115,7 +115,7 @@ def maintain(ctx: click.Context, tenant: str) -> None:
 def stats(ctx: click.Context, tenant: str) -> None:
     """Row, fragment and index statistics of a tenant's index (and the tenants that have one)."""
     from cluster.models.registry import resolve_embedder
-    from cluster.store.bm25 import Bm25Index
+    from cluster.store.bm25 import open_bm25
     from cluster.store.lance_store import LanceStore
     from cluster.store.schema import CHUNKS, DOCUMENTS, SECTIONS
     from cluster.tenants import list_tenants, tenant_config
@@ -124,12 +124,13 @@ def stats(ctx: click.Context, tenant: str) -> None:
     cfg = tenant_config(root, tenant)
     try:
         store = LanceStore.open(cfg.storage, dim=resolve_embedder(cfg.models).manifest.dim)
-        bm25 = Bm25Index(cfg.storage.bm25_path)
+        bm25 = open_bm25(cfg.storage.bm25_path)
     except FileNotFoundError as exc:
         hint = "" if tenant == "default" else f" (tenant {tenant!r}: `strata ingest PATH --tenant {tenant}`)"
         raise click.ClickException(f"{exc}{hint}") from exc
     out = {name: store.stats(name).__dict__ for name in (DOCUMENTS, SECTIONS, CHUNKS)}
     out["bm25_docs"] = bm25.num_docs()
+    out["bm25_shards"] = bm25.shards
     manifest = store.embedder_manifest()
     out["embedder"] = manifest.fingerprint if manifest else None
     out["vector_index"] = store.has_vector_index(CHUNKS)

@@ -126,8 +126,13 @@ class IngestConfig(BaseModel):
                               "driver only commits them (one Append per table; storage.data_dir / lance_uri must be "
                               "storage every worker node shares)")
     fragment_task_cpus: float = Field(0.25, gt=0, description="logical CPUs per fragment-writing task (writer = workers)")
-    bm25_threads: int = Field(0, ge=0, description="tantivy indexing threads of the writer; 0: the driver's cores, "
-                                                   "at most 8")
+    bm25_threads: int = Field(0, ge=0, description="tantivy indexing threads of the writer (of each shard's writer); "
+                                                   "0: the driver's cores shared out among the shards, at most 8")
+    bm25_shards: int = Field(0, ge=0, le=64, description="BM25 shards of a new index, each with its own writer process "
+                                                         "on the driver's node during an ingest (one tantivy writer "
+                                                         "indexes ~20k chunks/s: about one shard per GPU embedder); "
+                                                         "0: as the index has, 1 for a new one. An existing index "
+                                                         "keeps its count")
     embed_cache: bool = Field(True, description="reuse vectors stored in the index's embed_cache table, keyed by "
                                                 "(embedder fingerprint, text hash); embed only the misses")
     progress: bool = True

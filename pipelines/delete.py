@@ -5,14 +5,14 @@
 
 from __future__ import annotations
 
-from cluster.store.bm25 import Bm25Index
+from cluster.store.bm25 import Bm25Index, ShardedBm25
 from cluster.store.lance_store import LanceStore
 
 
-def delete_documents(store: LanceStore, bm25: Bm25Index, doc_ids: list[str]) -> int:
+def delete_documents(store: LanceStore, bm25: Bm25Index | ShardedBm25, doc_ids: list[str]) -> int:
     """Remove ``doc_ids`` from tantivy, then from LanceDB; returns how many documents existed.
     Takes the BM25 writer lock if this process does not hold it already."""
-    opened = bm25._writer is None
+    opened = not bm25.writing
     if opened:
         bm25.open_writer()
     try:

@@ -15,7 +15,7 @@ import ray
 from cluster.config import StrataConfig, absolute_paths
 from cluster.models.registry import resolve_embedder
 from cluster.runtime import eligible_node_resources, init_ray
-from cluster.store.bm25 import Bm25Index
+from cluster.store.bm25 import Bm25Index, ShardedBm25, open_bm25
 from cluster.store.embed_cache import EmbeddingCache
 from cluster.store.journal import IngestJournal
 from cluster.store.lance_store import LanceStore
@@ -25,6 +25,7 @@ from cluster.telemetry.tracing import setup_tracing, span
 from pipelines.delete import delete_documents
 from pipelines.progress import IngestProgress
 from pipelines.report import IngestReport
+from pipelines.sink.bm25_shards import ShardWriterPool
 from pipelines.sink.fragments import fragment_targets, write_fragments_batch
 from pipelines.sink.writer import IndexSink
 from pipelines.sources.files import SkippedFile, SourceFile, discover
@@ -39,7 +40,7 @@ def open_index_for_write(cfg: StrataConfig, tenant: str = DEFAULT_TENANT):
     resolved = resolve_embedder(cfg.models)
     store = LanceStore.open(cfg.storage, dim=resolved.manifest.dim, create=True)
     store.bind_embedder(resolved.manifest, action="append to this index")
-    bm25 = Bm25Index(cfg.storage.bm25_path, create=True)
+    bm25 = open_bm25(cfg.storage.bm25_path, create=True, shards=cfg.ingest.bm25_shards)
     return resolved, store, bm25
 
 
@@ -59,7 +60,9 @@ def run_ingest(cfg: StrataConfig, path: str | Path, *, source: str | None = None
 
     metrics = ingest_metrics()
     cache = EmbeddingCache.open(cfg.storage, dim=store.dim, create=True) if cfg.ingest.embed_cache else None
-    sink = IndexSink(store, bm25, IngestJournal(cfg.storage.journal_path), known=store.known_documents(),
+    # A sharded BM25 index is written by one process per shard (the driver still decides every commit).
+    bm25_writer = ShardWriterPool(bm25) if isinstance(bm25, ShardedBm25) else bm25
+    sink = IndexSink(store, bm25_writer, IngestJournal(cfg.storage.journal_path), known=store.known_documents(),
                      batch_rows=cfg.ingest.writer_batch_rows, cache=cache, fingerprint=resolved.manifest.fingerprint,
                      bm25_threads=cfg.ingest.bm25_threads)
     try:
@@ -201,7 +204,7 @@ def _run_pipeline(cfg: StrataConfig, items: list[dict], sink: IndexSink, report:
         progress.close()
 
 
-def _prune(store: LanceStore, bm25: Bm25Index, source: str, seen: set[str]) -> int:
+def _prune(store: LanceStore, bm25: Bm25Index | ShardedBm25, source: str, seen: set[str]) -> int:
     """Delete documents of ``source`` that are no longer on disk."""
     docs = store.scan(DOCUMENTS, ["doc_id", "source"])
     stale = [d for d, s in zip(docs.column("doc_id").to_pylist(), docs.column("source").to_pylist())

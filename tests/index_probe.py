@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from cluster.store.bm25 import Bm25Index
+from cluster.store.bm25 import open_bm25
 from cluster.store.lance_store import LanceStore
 from cluster.store.schema import CHUNKS, DOCUMENTS, SECTIONS
 
@@ -12,7 +12,7 @@ from cluster.store.schema import CHUNKS, DOCUMENTS, SECTIONS
 def snapshot(cfg) -> dict:
     """Documents, sections, chunks and BM25 contents of the index under ``cfg``."""
     store = LanceStore.open(cfg.storage, dim=384)
-    bm25 = Bm25Index(cfg.storage.bm25_path)
+    bm25 = open_bm25(cfg.storage.bm25_path)
     docs = store.scan(DOCUMENTS, ["doc_id", "content_hash", "n_chunks", "n_sections", "path"]).to_pylist()
     chunks = store.scan(CHUNKS, ["chunk_id", "doc_id", "content_hash"]).to_pylist()
     sections = store.scan(SECTIONS, ["section_id", "doc_id"]).to_pylist()

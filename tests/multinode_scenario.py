@@ -11,7 +11,8 @@ relative to its working directory (``--models-home models``), rather than by the
 driver resolved, would find nothing — as on a machine that sees only the shared storage. The
 scenario ingests ``CORPUS`` with ``ingest.worker_resources`` and ``ingest.writer = "workers"``, deploys the Serve app with
 ``serve.replica_resources``, asks ``/v1/search``, and writes to ``OUT.json`` where Ray's state API saw
-every parse task, embedding actor, fragment-writing task and replica (node ids), the ingest report and the search hits.
+every parse task, embedding actor, fragment-writing task, BM25 shard writer and replica (node ids),
+the driver's node, the ingest report and the search hits.
 """
 
 from __future__ import annotations
@@ -27,8 +28,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 WORKER_RESOURCE = "strata_worker"
-#: Settings shared with the single-node ingest the test compares against (same chunks, same batches).
-INGEST = {"unit_tokens": 1024, "writer_batch_rows": 128}
+#: Settings shared with the single-node ingest the test compares against (same chunks, same batches,
+#: BM25 in two shards, each written by its own actor on the driver's node).
+INGEST = {"unit_tokens": 1024, "writer_batch_rows": 128, "bm25_shards": 2}
 SOURCE = "multinode"
 QUERY = "How do I create a virtual environment?"
 START_ATTEMPTS = 2
@@ -95,12 +97,14 @@ def ingest_placement(address: str) -> dict[str, list[dict]]:
 
     parse = _wait_for(tasks_named("parse_chunk_batch"), "the parse tasks' events")
     fragments = _wait_for(tasks_named("write_fragments_batch"), "the fragment-writing tasks' events")
-    actors = [a for a in list_actors(address=address, detail=True, limit=10_000, raise_on_missing_output=False)
-              if "EmbedDocuments" in (a.repr_name or "") or "EmbedDocuments" in a.class_name]
+    every_actor = list_actors(address=address, detail=True, limit=10_000, raise_on_missing_output=False)
+    actors = [a for a in every_actor if "EmbedDocuments" in (a.repr_name or "") or "EmbedDocuments" in a.class_name]
+    shard_writers = [a for a in every_actor if a.class_name == "Bm25ShardWriter"]
     return {"parse_tasks": [{"name": t.name, "node_id": t.node_id, "state": t.state} for t in parse],
             "fragment_tasks": [{"name": t.name, "node_id": t.node_id, "state": t.state} for t in fragments],
             "embed_actors": [{"name": a.repr_name or a.class_name, "node_id": a.node_id, "state": a.state}
-                             for a in actors]}
+                             for a in actors],
+            "bm25_shard_writers": [{"node_id": a.node_id, "state": a.state} for a in shard_writers]}
 
 
 def replica_placement(address: str, app_name: str) -> list[dict]:
@@ -172,6 +176,7 @@ def main(argv: list[str] | None = None) -> int:
         assert not str(cfg.models.home).startswith(str(empty_home))
         t = time.perf_counter()
         report = run_ingest(cfg, args.corpus, source=SOURCE)
+        result["driver_node"] = ray.get_runtime_context().get_node_id()
         timings["ingest_s"] = time.perf_counter() - t
         result["report"] = {"new": report.new, "chunks": report.chunks, "sections": report.sections,
                             "failed": [list(f) for f in report.failed]}

@@ -1,10 +1,13 @@
-"""BM25 search is deterministic when scores tie, however the index was segmented."""
+"""BM25 search is deterministic when scores tie, however the index was segmented; a sharded index
+holds and finds what one directory does."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from cluster.store.bm25 import Bm25Index
+import pytest
+
+from cluster.store.bm25 import Bm25Index, ShardedBm25, open_bm25, shard_of
 
 
 def _row(chunk_id: str, text: str) -> dict:
@@ -36,3 +39,57 @@ def test_equal_scores_come_back_in_chunk_id_order_whatever_the_segments(tmp_path
         assert [h.chunk_id for h in hits_a] == [h.chunk_id for h in hits_b] == ties[:k]
         assert len({h.score for h in hits_a}) == 1
     assert forward.search("cache size flag", k=0) == []
+
+
+def _docs(n_docs: int = 24) -> list[dict]:
+    words = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta"]
+    return [{"chunk_id": f"d{d:02d}-c{c}", "doc_id": f"d{d:02d}", "title": f"Doc {d}", "section_path": "",
+             "section_facet": f"/d{d:02d}/s{c % 2}",
+             "text": f"{words[d % 6]} {words[(d + c) % 6]} marker{d} common text chunk {c}"}
+            for d in range(n_docs) for c in range(3)]
+
+
+def test_a_sharded_index_holds_and_finds_what_one_directory_does(tmp_path: Path) -> None:
+    single, sharded = open_bm25(tmp_path / "one", create=True), open_bm25(tmp_path / "four", create=True, shards=4)
+    assert isinstance(sharded, ShardedBm25) and sharded.shards == 4
+    rows = _docs()
+    for index in (single, sharded):
+        index.open_writer(threads=1)
+        index.add_chunks(rows)
+        index.commit()
+        index.close_writer()
+    assert single.num_docs() == sharded.num_docs() == len(rows)
+    per_shard = [part.num_docs() for part in sharded.parts]
+    assert sum(per_shard) == len(rows) and sum(n > 0 for n in per_shard) >= 3  # spread by document hash
+    for part_index, part in enumerate(sharded.parts):  # every document's chunks in its own shard only
+        for row in rows:
+            found = part.search(f"marker{row['doc_id'][1:].lstrip('0') or '0'}", k=10, doc_ids=[row["doc_id"]])
+            assert bool(found) == (shard_of(row["doc_id"], 4) == part_index)
+    # A term only one document has: the same hits from both (the scores are each shard's own).
+    for d in (0, 7, 19):
+        assert [h.chunk_id for h in sharded.search(f"marker{d}", k=5)] == \
+               [h.chunk_id for h in single.search(f"marker{d}", k=5)] == [f"d{d:02d}-c{c}" for c in range(3)]
+    # Common terms: every chunk comes back once, ordered by score then chunk_id.
+    hits = sharded.search("common text", k=100)
+    assert sorted(h.chunk_id for h in hits) == sorted(r["chunk_id"] for r in rows)
+    assert hits == sorted(hits, key=lambda h: (-h.score, h.chunk_id))
+    # Filters go to the shards that hold the documents.
+    assert {h.doc_id for h in sharded.search("common", k=50, doc_ids=["d03", "d11"])} == {"d03", "d11"}
+    assert {h.chunk_id for h in sharded.search("common", k=50, section_facet="/d05/s1")} == {"d05-c1"}
+    # Deletes are routed too.
+    sharded.open_writer(threads=1)
+    sharded.delete_documents(["d03", "d04"])
+    sharded.commit()
+    sharded.close_writer()
+    assert sharded.num_docs() == len(rows) - 6 and not sharded.search("marker3", k=5)
+
+
+def test_a_sharded_index_keeps_its_shard_count(tmp_path: Path) -> None:
+    open_bm25(tmp_path / "idx", create=True, shards=3)
+    assert open_bm25(tmp_path / "idx", create=True).shards == 3  # 0: as the index has
+    with pytest.raises(ValueError, match="has 3 shards; ingest.bm25_shards = 2 needs a new index"):
+        open_bm25(tmp_path / "idx", create=True, shards=2)
+    with pytest.raises(FileNotFoundError, match="run `strata ingest` first"):
+        open_bm25(tmp_path / "missing")
+    with pytest.raises(ValueError, match="pass doc_ids"):
+        open_bm25(tmp_path / "idx").add_json(['{"chunk_id": "x"}'])

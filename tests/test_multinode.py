@@ -1,6 +1,6 @@
 """A real multi-node Ray cluster (a head and two worker nodes on this machine): ingest places its
 parse tasks, embedding actors and fragment-writing tasks (``ingest.writer = "workers"``: the driver
-only commits) on the worker nodes and writes the same index, row for row, as a single-node ingest
+only commits; BM25 in two shards, each written by an actor beside the driver) on the worker nodes and writes the same index, row for row, as a single-node ingest
 with the default writer; the Serve app spreads its replicas over the worker nodes and answers ``/v1/search``.
 
 The cluster runs in a subprocess (``tests/multinode_scenario.py``), so this session's embedded Ray
@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 from support import REPO, make_config, search
 
-from cluster.store.bm25 import Bm25Index
+from cluster.store.bm25 import open_bm25
 from cluster.store.lance_store import LanceStore
 from cluster.store.schema import CHUNKS, DOCUMENTS, SECTIONS
 from pipelines.ingest import run_ingest
@@ -58,7 +58,7 @@ def assert_same_index(multi, single) -> None:
                     np.testing.assert_allclose(ra[column], rb[column], atol=1e-5, err_msg=f"{name}.{column}")
                 else:
                     assert ra[column] == rb[column], (name, ra[KEYS[name]], column)
-    bm25_multi, bm25_single = Bm25Index(multi.storage.bm25_path), Bm25Index(single.storage.bm25_path)
+    bm25_multi, bm25_single = open_bm25(multi.storage.bm25_path), open_bm25(single.storage.bm25_path)
     assert bm25_multi.num_docs() == bm25_single.num_docs()
     for query in BM25_QUERIES:
         hits_multi = [(h.chunk_id, h.doc_id, round(h.score, 4)) for h in bm25_multi.search(query, k=20)]
@@ -97,6 +97,8 @@ def test_ingest_and_serve_on_a_multi_node_cluster(tmp_path, corpus_copy, ray_ses
     assert set(parse_nodes) <= workers and set(embed_nodes) <= workers, (head, result)
     fragment_nodes = [t["node_id"] for t in result["fragment_tasks"]]  # workers wrote the Lance fragments
     assert fragment_nodes and set(fragment_nodes) <= workers, (head, result)
+    # The BM25 shards' writers ran beside the driver (the single committer), one per shard.
+    assert [w["node_id"] for w in result["bm25_shard_writers"]] == [result["driver_node"]] * 2, result
 
     # The same index as the single-node ingest, row for row.
     assert_same_index(make_config(multi_dir), single)

@@ -12,7 +12,7 @@ import pyarrow as pa
 from index_probe import assert_consistent, snapshot
 from support import REPO, SAMPLES, make_config
 
-from cluster.store.bm25 import Bm25Index
+from cluster.store.bm25 import open_bm25
 from cluster.store.journal import IngestJournal
 from cluster.store.lance_store import LanceStore
 from cluster.store.schema import CHUNKS
@@ -77,7 +77,7 @@ def test_torn_batch_is_rolled_back_from_the_journal(tmp_path, ray_session, insta
     torn = store.scan(CHUNKS, store.table(CHUNKS).schema.names).to_pylist()[0]
     torn.update(doc_id="torn-doc", chunk_id="torn-chunk", text="zyzzyva torn write")
     store.add(CHUNKS, pa.Table.from_pylist([torn], schema=store.table(CHUNKS).schema))
-    bm25 = Bm25Index(cfg.storage.bm25_path)
+    bm25 = open_bm25(cfg.storage.bm25_path)
     bm25.open_writer()
     bm25.add_chunks([{"chunk_id": "torn-chunk", "doc_id": "torn-doc", "title": "", "section_path": "",
                       "section_facet": "/torn-doc", "text": "zyzzyva torn write"}])

@@ -1,7 +1,8 @@
 """The writer's commit paths without Ray: embedded records written by the driver, or fragments written
 by workers (:func:`pipelines.sink.fragments.write_fragments_batch`) and committed by the driver, give
 the same index; fragments written but never committed (a crash in between) are invisible, the resumed
-ingest is exact, and maintenance removes their files."""
+ingest is exact, and maintenance removes their files. A sharded BM25 index written by one Ray actor
+per shard (:class:`pipelines.sink.bm25_shards.ShardWriterPool`) keeps all of that."""
 
 from __future__ import annotations
 
@@ -13,12 +14,13 @@ import pytest
 from index_probe import assert_consistent, snapshot
 from support import make_config
 
-from cluster.store.bm25 import Bm25Index
+from cluster.store.bm25 import Bm25Index, document_json, open_bm25
 from cluster.store.embed_cache import EmbeddingCache
 from cluster.store.journal import IngestJournal
 from cluster.store.lance_store import LanceStore
 from cluster.store.schema import CHUNKS, DOCUMENTS, SECTIONS
 from pipelines.records import STATUS_FAILED, STATUS_OK, STATUS_UNCHANGED, embedded_schema
+from pipelines.sink.bm25_shards import ShardWriterPool
 from pipelines.sink.fragments import fragment_targets, write_fragments_batch
 from pipelines.sink.writer import IndexSink
 
@@ -56,11 +58,13 @@ def _batches(version: str = "v1", seed: int = 3) -> list[pa.Table]:
     return [pa.Table.from_pylist(docs[i:i + 3], schema=embedded_schema(DIM)) for i in range(0, len(docs), 3)]
 
 
-def _open(cfg, *, batch_rows: int = 7):
+def _open(cfg, *, batch_rows: int = 7, shards: int = 0):
+    """A sink over a new or existing index; ``shards`` > 1: a sharded BM25 written by Ray actors."""
     store = LanceStore.open(cfg.storage, dim=DIM, create=True)
-    bm25 = Bm25Index(cfg.storage.bm25_path, create=True)
+    bm25 = open_bm25(cfg.storage.bm25_path, create=True, shards=shards)
+    writer = ShardWriterPool(bm25) if bm25.shards > 1 else bm25
     cache = EmbeddingCache.open(cfg.storage, dim=DIM, create=True)
-    sink = IndexSink(store, bm25, IngestJournal(cfg.storage.journal_path), known=store.known_documents(),
+    sink = IndexSink(store, writer, IngestJournal(cfg.storage.journal_path), known=store.known_documents(),
                      batch_rows=batch_rows, cache=cache, fingerprint="fp", bm25_threads=2)
     return store, cache, sink
 
@@ -77,8 +81,8 @@ def _rows(cfg, name: str, key: str) -> list[dict]:
     return table.sort_by(key).to_pylist()
 
 
-def _ingest(cfg, *, workers: bool, version: str = "v1") -> IndexSink:
-    store, cache, sink = _open(cfg)
+def _ingest(cfg, *, workers: bool, version: str = "v1", shards: int = 0) -> IndexSink:
+    store, cache, sink = _open(cfg, shards=shards)
     sink.recover()
     batches = _batches(version)
     for batch in (_written(batches, store, cache) if workers else batches):
@@ -163,3 +167,53 @@ def test_crash_between_fragment_write_and_commit_leaves_the_index_exact(tmp_path
     store.maintain(IndexConfig(cleanup_older_than_hours=24))  # what run_ingest does after its commits
     assert not orphans & _data_files(cfg, CHUNKS), "uncommitted fragment files survived maintenance"
     assert store.table(CHUNKS).count_rows() == sum(ref["chunk_ids"].values())
+
+
+@pytest.mark.parametrize("workers", [False, True])
+def test_sharded_bm25_written_by_shard_actors_holds_the_same_chunks(tmp_path, ray_session, workers):
+    single, sharded = make_config(tmp_path / "single"), make_config(tmp_path / "sharded")
+    _ingest(single, workers=workers)
+    counts = _ingest(sharded, workers=workers, shards=3).counts
+    assert counts.new == 12 and counts.commits > 1
+    for name, key in ((DOCUMENTS, "doc_id"), (SECTIONS, "section_id"), (CHUNKS, "chunk_id")):
+        assert _rows(single, name, key) == _rows(sharded, name, key), name
+    snap = snapshot(sharded)
+    assert_consistent(snap)
+    bm25 = open_bm25(sharded.storage.bm25_path)
+    assert bm25.shards == 3 and all(part.num_docs() for part in bm25.parts)
+    for query in ("helium3 argon", "passage document"):
+        hits_single = Counter(h.chunk_id for h in Bm25Index(single.storage.bm25_path).search(query, k=50))
+        assert Counter(h.chunk_id for h in bm25.search(query, k=50)) == hits_single and hits_single
+    assert [h.doc_id for h in bm25.search("helium3", section_facet="/doc-003")] == ["doc-003"] * 4
+    again = _ingest(sharded, workers=workers, version="v2", shards=3)  # changed documents: old chunks deleted
+    assert again.counts.updated == 12
+    snap = snapshot(sharded)
+    assert_consistent(snap)
+    assert all("-v2-" in c for c in snap["chunk_ids"])
+
+
+def test_crash_while_shard_writers_hold_a_torn_commit_leaves_the_index_exact(tmp_path, ray_session):
+    """The driver died after the shard writers committed a batch's BM25 documents but before its
+    documents rows: the next ingest removes them from every shard and the index is exact."""
+    reference = make_config(tmp_path / "reference")
+    _ingest(reference, workers=False, shards=3)
+    cfg = make_config(tmp_path / "idx")
+    store, cache, sink = _open(cfg, shards=3)
+    batches = _batches()
+    sink.accept(batches[0])
+    sink.flush()  # 3 documents complete
+    torn = batches[1].to_pylist()
+    sink.journal.begin([d["doc_id"] for d in torn])
+    chunks = [dict(c, doc_id=d["doc_id"], title=d["title"]) for d in torn for c in d["chunks"]]
+    sink.bm25.add_json([document_json(c) for c in chunks],
+                       [c["doc_id"] for c in chunks])
+    sink.bm25.commit()  # BM25 holds the torn documents; LanceDB and documents do not
+    sink.bm25._kill()  # the crash: the shard writers die with their locks
+    assert open_bm25(cfg.storage.bm25_path).num_docs() == 6 + len(chunks)  # 3 complete docs: 1+2+3 chunks
+
+    resumed = _ingest(cfg, workers=False, shards=3)
+    assert resumed.counts.new == 9
+    snap, ref = snapshot(cfg), snapshot(reference)
+    assert_consistent(snap)
+    assert snap["documents"] == ref["documents"] and snap["chunk_ids"] == ref["chunk_ids"]
+    assert snap["bm25_docs"] == ref["bm25_docs"]

@@ -1,5 +1,13 @@
 """The tantivy BM25 index over chunks: one writer (the ingest sink), many readers.
 
+An index is one tantivy directory (:class:`Bm25Index`), or ``N`` of them, *shards*
+(:class:`ShardedBm25`, ``ingest.bm25_shards``): every document lives in the shard its id hashes to
+(:func:`shard_of`), each shard has its own writer (on GPU clusters a process of its own, so BM25
+indexing scales past one tantivy writer), and a search asks every shard and merges the hits by
+score. Each shard scores with its own term statistics, as Elasticsearch's shards do by default;
+documents are spread by hash, so the shards' statistics agree closely. :func:`open_bm25` opens
+either kind from the directory's layout.
+
 Fields: ``chunk_id`` (stored, raw), ``doc_id`` (raw, for deletes and filters), ``text``
 (en_stem; the document title, section path and chunk text, since passages that never name
 their document must still be found by it), ``title`` and ``section_path`` (en_stem) and
@@ -11,12 +19,14 @@ their document must still be found by it), ``title`` and ``section_path`` (en_st
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 import tantivy
 
@@ -26,6 +36,23 @@ BM25_COLUMNS = ("chunk_id", "doc_id", "title", "section_path", "section_facet", 
 MAX_WRITER_THREADS = 8  # tantivy's indexing threads stop paying off beyond ~8 (and each needs its own heap)
 HEAP_BYTES_PER_THREAD = 64_000_000
 MIN_HEAP_BYTES_PER_THREAD = 16_000_000  # tantivy refuses less than ~15 MB a thread
+SHARDS_FILE = "shards.json"  # a sharded index's layout: {"shards": N}; its shards are shard-00 … shard-<N-1>
+
+
+def shard_of(doc_id: str, shards: int) -> int:
+    """The shard that holds ``doc_id``'s chunks: a stable hash of the id, modulo ``shards``.
+
+    >>> shard_of("3f2a", 1), shard_of("3f2a", 4) == shard_of("3f2a", 4)
+    (0, True)
+    """
+    if shards <= 1:
+        return 0
+    return int.from_bytes(hashlib.blake2b(doc_id.encode(), digest_size=8).digest(), "big") % shards
+
+
+def shard_dir(path: Path, shard: int) -> Path:
+    """The tantivy directory of ``shard`` in the sharded index at ``path``."""
+    return Path(path) / f"shard-{shard:02d}"
 
 
 def writer_threads(requested: int = 0) -> int:
@@ -104,6 +131,11 @@ class Bm25Index:
         except ValueError as exc:
             raise RuntimeError(f"another process is writing the BM25 index at {self.path}: {exc}") from exc
 
+    @property
+    def writing(self) -> bool:
+        """Whether this process holds the writer (the index's lock)."""
+        return self._writer is not None
+
     def close_writer(self) -> None:
         if self._writer is not None:
             self._writer.wait_merging_threads()
@@ -113,8 +145,9 @@ class Bm25Index:
         """Add chunk rows (keys: :data:`BM25_COLUMNS`)."""
         self.add_json(document_json(row) for row in rows)
 
-    def add_json(self, documents: Iterable[str]) -> None:
-        """Add documents rendered by :func:`document_json` (the writer's hot path: no per-field Python)."""
+    def add_json(self, documents: Iterable[str], doc_ids: Sequence[str] | None = None) -> None:
+        """Add documents rendered by :func:`document_json` (the writer's hot path: no per-field Python).
+        ``doc_ids`` (each document's, which routes it in a sharded index) is not needed here."""
         assert self._writer is not None, "open_writer() first"
         add = self._writer.add_json
         for doc in documents:
@@ -130,6 +163,17 @@ class Bm25Index:
         self._writer.commit()
 
     # -- reading -------------------------------------------------------------------------------
+    shards = 1
+
+    @property
+    def parts(self) -> list["Bm25Index"]:
+        """The tantivy directories of this index: itself (a :class:`ShardedBm25` has one per shard)."""
+        return [self]
+
+    def reload(self) -> None:
+        """See the latest commit (readers in other processes than the writer)."""
+        self.index.reload()
+
     def num_docs(self) -> int:
         self.index.reload()
         return self.index.searcher().num_docs
@@ -164,3 +208,141 @@ class Bm25Index:
             hits.append(Bm25Hit(doc["chunk_id"][0], doc["doc_id"][0], float(score)))
         hits.sort(key=lambda hit: (-hit.score, hit.chunk_id))
         return hits[:k]
+
+
+class Bm25Writer(Protocol):
+    """What the ingest writer needs of a BM25 index: :class:`Bm25Index`, :class:`ShardedBm25`, or
+    :class:`pipelines.sink.bm25_shards.ShardWriterPool` (one writer process per shard)."""
+
+    shards: int
+
+    def open_writer(self, heap_bytes: int | None = None, threads: int = 0) -> None: ...
+    def add_json(self, documents: Iterable[str], doc_ids: Sequence[str] | None = None) -> None: ...
+    def delete_documents(self, doc_ids: list[str]) -> None: ...
+    def commit(self) -> None: ...
+    def close_writer(self) -> None: ...
+
+
+class ShardedBm25:
+    """``shards`` tantivy directories under ``path`` (see the module docstring); the same reading and
+    writing methods as :class:`Bm25Index`. Writing here opens every shard's writer in this process
+    (deletes, maintenance); an ingest on Ray writes each shard in its own process
+    (:class:`pipelines.sink.bm25_shards.ShardWriterPool`).
+
+    >>> # bm25 = open_bm25(path, create=True, shards=4); bm25.search("epoll edge triggered", k=10)
+    """
+
+    def __init__(self, path: Path, shards: int, *, create: bool = False) -> None:
+        self.path = Path(path)
+        self.shards = shards
+        self.parts = [Bm25Index(shard_dir(self.path, i), create=create) for i in range(shards)]
+
+    def _route(self, doc_ids: Iterable[str]) -> dict[int, list[str]]:
+        by_shard: dict[int, list[str]] = {}
+        for doc_id in doc_ids:
+            by_shard.setdefault(shard_of(doc_id, self.shards), []).append(doc_id)
+        return by_shard
+
+    # -- writing -------------------------------------------------------------------------------
+    def open_writer(self, heap_bytes: int | None = None, threads: int = 0) -> None:
+        """Every shard's writer, ``threads`` tantivy threads each (0: the cores shared out, at least 1)."""
+        each = threads or max(1, writer_threads() // self.shards)
+        opened = []
+        try:
+            for part in self.parts:
+                part.open_writer(heap_bytes, threads=each)
+                opened.append(part)
+        except Exception:
+            for part in opened:
+                part.close_writer()
+            raise
+
+    @property
+    def writing(self) -> bool:
+        return any(part.writing for part in self.parts)
+
+    def close_writer(self) -> None:
+        for part in self.parts:
+            part.close_writer()
+
+    def add_json(self, documents: Iterable[str], doc_ids: Sequence[str] | None = None) -> None:
+        """Add rendered documents, each to the shard of its ``doc_ids`` entry (required here)."""
+        if doc_ids is None:
+            raise ValueError("a sharded BM25 index routes documents by id: pass doc_ids")
+        buckets: dict[int, list[str]] = {}
+        for doc, doc_id in zip(documents, doc_ids, strict=True):
+            buckets.setdefault(shard_of(doc_id, self.shards), []).append(doc)
+        for shard, docs in buckets.items():
+            self.parts[shard].add_json(docs)
+
+    def add_chunks(self, rows: list[dict]) -> None:
+        self.add_json([document_json(row) for row in rows], [row["doc_id"] for row in rows])
+
+    def delete_documents(self, doc_ids: list[str]) -> None:
+        for shard, ids in self._route(doc_ids).items():
+            self.parts[shard].delete_documents(ids)
+
+    def commit(self) -> None:
+        for part in self.parts:
+            part.commit()
+
+    # -- reading -------------------------------------------------------------------------------
+    def reload(self) -> None:
+        for part in self.parts:
+            part.reload()
+
+    def num_docs(self) -> int:
+        return sum(part.num_docs() for part in self.parts)
+
+    def search(self, text: str, *, k: int = 10, doc_ids: list[str] | None = None,
+               section_facet: str | None = None) -> list[Bm25Hit]:
+        """Each shard's best ``k`` (only the shards that can hold ``doc_ids`` or the facet's document),
+        merged by score, ties by chunk_id as in :meth:`Bm25Index.search`."""
+        if doc_ids:
+            targets = {shard: ids for shard, ids in self._route(doc_ids).items()}
+        else:
+            targets = {shard: None for shard in range(self.shards)}
+        if section_facet:
+            owner = shard_of(section_facet.strip("/").split("/")[0], self.shards)
+            targets = {owner: targets[owner]} if owner in targets else {}
+        hits = [hit for shard, ids in targets.items()
+                for hit in self.parts[shard].search(text, k=k, doc_ids=ids, section_facet=section_facet)]
+        hits.sort(key=lambda hit: (-hit.score, hit.chunk_id))
+        return hits[:k]
+
+
+def open_bm25(path: Path, *, create: bool = False, shards: int = 0) -> Bm25Index | ShardedBm25:
+    """The BM25 index at ``path``, one directory or sharded, as its layout says. ``create``: make it
+    if missing, with ``shards`` shards (0 or 1: one directory). An existing index keeps the shard
+    count it was built with; asking for another one is refused (it needs a new index).
+
+    >>> import tempfile; d = Path(tempfile.mkdtemp())
+    >>> open_bm25(d / "a", create=True, shards=3).shards, open_bm25(d / "a").shards
+    (3, 3)
+    >>> open_bm25(d / "b", create=True).shards
+    1
+    >>> open_bm25(d / "b", shards=2)
+    Traceback (most recent call last):
+    ValueError: the BM25 index at ... has 1 shard; ingest.bm25_shards = 2 needs a new index (another data_dir), or 0 to keep 1
+    """
+    path = Path(path)
+    layout = path / SHARDS_FILE
+    if layout.exists():
+        have = int(json.loads(layout.read_text())["shards"])
+    elif path.is_dir() and tantivy.Index.exists(str(path)):
+        have = 1
+    elif create:
+        have = max(1, shards)
+        if have > 1:
+            path.mkdir(parents=True, exist_ok=True)
+            for i in range(have):
+                Bm25Index(shard_dir(path, i), create=True)
+            tmp = path / (SHARDS_FILE + ".tmp")
+            tmp.write_text(json.dumps({"shards": have}))
+            tmp.replace(layout)  # the layout appears whole, after its shards
+    else:
+        raise FileNotFoundError(f"no BM25 index at {path}: run `strata ingest` first")
+    if shards and shards != have:
+        raise ValueError(f"the BM25 index at {path} has {have} shard{'s' if have > 1 else ''}; "
+                         f"ingest.bm25_shards = {shards} needs a new index (another data_dir), or 0 to keep {have}")
+    return Bm25Index(path, create=create) if have == 1 else ShardedBm25(path, have)

@@ -1,8 +1,9 @@
 """The single committer of an index: buffers embedded documents, commits them in large batches.
 
 Commit order per batch makes every crash recoverable: journal (doc ids) → delete previous
-versions of changed documents → add chunks and sections (LanceDB) → append the newly embedded
-texts' vectors to the embedding cache (``embed_cache``) → add to BM25 and commit →
+versions of changed documents → hand the chunks to BM25 (indexed in tantivy's threads, or the shard
+writer processes, while the next steps run) → add chunks and sections (LanceDB) → append the newly
+embedded texts' vectors to the embedding cache (``embed_cache``) → commit BM25 (every shard) →
 upsert ``documents`` rows (a document row marks the document complete) → clear the journal.
 :meth:`IndexSink.recover` undoes a torn batch by deleting the journaled documents everywhere.
 
@@ -14,7 +15,8 @@ Two kinds of batches, one order (``ingest.writer``):
   whose Lance fragments are already written; the LanceDB step is one ``Append`` commit per table
   and BM25 gets pre-rendered JSON documents. A worker batch (a *unit*) is committed whole.
 
-BM25 indexes on several tantivy threads (:func:`cluster.store.bm25.writer_threads`).
+BM25 indexes on several tantivy threads (:func:`cluster.store.bm25.writer_threads`); a sharded
+index (``ingest.bm25_shards``) in one writer process per shard (:mod:`pipelines.sink.bm25_shards`).
 
 >>> # sink = IndexSink(store, bm25, journal, known=store.known_documents(), batch_rows=4096)
 >>> # for batch in ds.iter_batches(batch_format="pyarrow"): sink.accept(batch)
@@ -31,7 +33,7 @@ from dataclasses import dataclass, field
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from cluster.store.bm25 import Bm25Index
+from cluster.store.bm25 import Bm25Writer
 from cluster.store.embed_cache import EMBED_CACHE, EmbeddingCache
 from cluster.store.journal import IngestJournal
 from cluster.store.lance_store import LanceStore
@@ -65,10 +67,11 @@ class SinkCounts:
 class IndexSink:
     """Single writer of the LanceDB tables and the BM25 index (see module docstring)."""
 
-    def __init__(self, store: LanceStore, bm25: Bm25Index, journal: IngestJournal, *,
+    def __init__(self, store: LanceStore, bm25: Bm25Writer, journal: IngestJournal, *,
                  known: dict[str, tuple[int, int, str]], batch_rows: int,
                  cache: EmbeddingCache | None = None, fingerprint: str = "", bm25_threads: int = 0) -> None:
-        """``bm25_threads``: tantivy indexing threads (0: this machine's cores, at most 8)."""
+        """``bm25``: the index's BM25 writer (an index, or a shard writer pool); ``bm25_threads``: its
+        tantivy indexing threads (0: this machine's cores, at most 8, shared out among the shards)."""
         self.store = store
         self.cache = cache
         self.fingerprint = fingerprint
@@ -184,7 +187,11 @@ class IndexSink:
                 self.cache.add(self.fingerprint, pc.list_flatten(docs.column("new_cache_keys")),
                                pc.list_flatten(docs.column("new_cache_vectors")))
 
-        self._commit(meta, lance, cache, lambda: bm25_documents(chunk_table))
+        def bm25() -> tuple[list[str], list[str] | None]:
+            ids = chunk_table.column("doc_id").to_pylist() if self.bm25.shards > 1 else None
+            return bm25_documents(chunk_table), ids
+
+        self._commit(meta, lance, cache, bm25)
 
     def _commit_written(self, rows: pa.Table) -> None:
         """Commit worker-written rows: one Lance ``Append`` per table (``ingest.writer = "workers"``)."""
@@ -201,12 +208,19 @@ class IndexSink:
             if self.cache is not None:
                 self.cache.append_fragments(fragments.get(EMBED_CACHE, []))
 
-        self._commit(rows, lance, cache, lambda: pc.list_flatten(rows.column("bm25")).to_pylist())
+        def bm25() -> tuple[list[str], list[str] | None]:
+            docs = rows.column("bm25")
+            ids = (pc.take(rows.column("doc_id"), pc.list_parent_indices(docs)).to_pylist()
+                   if self.bm25.shards > 1 else None)
+            return pc.list_flatten(docs).to_pylist(), ids
+
+        self._commit(rows, lance, cache, bm25)
 
     def _commit(self, meta: pa.Table, lance: Callable[[], None], cache: Callable[[], None],
-                bm25_docs: Callable[[], list[str]]) -> None:
+                bm25_docs: Callable[[], tuple[list[str], list[str] | None]]) -> None:
         """One atomic-by-journal commit of whole documents (see module docstring for the order).
-        ``meta``: their :func:`pipelines.sink.flatten.document_meta` columns."""
+        ``meta``: their :func:`pipelines.sink.flatten.document_meta` columns; ``bm25_docs``: their chunks'
+        BM25 documents and (for a sharded index, else None) each one's doc_id."""
         from cluster.telemetry.metrics import ingest_metrics
 
         started = t = time.perf_counter()
@@ -222,11 +236,12 @@ class IndexSink:
                 self.store.delete_documents(changed)
                 self.bm25.delete_documents(changed)
             t = c.timed("delete", t)
+            self.bm25.add_json(*bm25_docs())
+            t = c.timed("bm25", t)
             lance()
             t = c.timed("lance", t)
             cache()
             t = c.timed("cache", t)
-            self.bm25.add_json(bm25_docs())
             self.bm25.commit()
             t = c.timed("bm25", t)
             self.store.upsert_documents(documents_table(meta))

@@ -19,7 +19,7 @@ import pyarrow as pa
 from cluster.config import StrataConfig
 from cluster.models.manifest import ModelManifest
 from cluster.models.registry import resolve_embedder
-from cluster.store.bm25 import Bm25Index
+from cluster.store.bm25 import Bm25Index, ShardedBm25, open_bm25
 from cluster.store.lance_store import LanceStore, sql_in
 from cluster.store.schema import CHUNKS, DOCUMENTS, SECTIONS
 
@@ -34,7 +34,7 @@ DOCUMENT_COLUMNS = ["doc_id", "source", "path", "title", "format", "n_sections",
 class IndexView:
     """LanceDB tables + the BM25 index of one index, opened for reading."""
 
-    def __init__(self, cfg: StrataConfig, store: LanceStore, bm25: Bm25Index, manifest: ModelManifest) -> None:
+    def __init__(self, cfg: StrataConfig, store: LanceStore, bm25: Bm25Index | ShardedBm25, manifest: ModelManifest) -> None:
         self.cfg = cfg
         self.store = store
         self.bm25 = bm25
@@ -52,7 +52,7 @@ class IndexView:
         stored = store.embedder_manifest()
         if stored is not None:
             stored.check_compatible(resolved.manifest, action="query this index")
-        return cls(cfg, store, Bm25Index(cfg.storage.bm25_path), resolved.manifest)
+        return cls(cfg, store, open_bm25(cfg.storage.bm25_path), resolved.manifest)
 
     # -- freshness ------------------------------------------------------------------------------
     def _read_version(self) -> str:
@@ -71,7 +71,7 @@ class IndexView:
     def refresh(self) -> bool:
         """Move to the latest committed version now; True if it changed."""
         self.store.refresh()
-        self.bm25.index.reload()
+        self.bm25.reload()
         self._checked = time.monotonic()
         latest = self._read_version()
         changed = latest != self._version
