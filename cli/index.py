@@ -36,11 +36,15 @@ def ingest(ctx: click.Context, path: str, source: str | None, prune: bool, repor
 
 
 def run_ingest_command(cfg: StrataConfig, path: str, *, source: str | None, prune: bool, tenant: str = "default"):
-    from cluster.models.manifest import EmbedderMismatchError
-    from pipelines.ingest import run_ingest
+    from cluster.runtime import init_ray, telemetry_env
 
     if not Path(path).exists():
         raise click.ClickException(f"corpus path does not exist: {path}")
+    # Ray first, the ingest's own imports meanwhile (run_ingest then finds Ray started).
+    init_ray(cfg.ray, env=telemetry_env(cfg), import_meanwhile=("pipelines.ingest",))
+    from cluster.models.manifest import EmbedderMismatchError
+    from pipelines.ingest import run_ingest
+
     try:
         return run_ingest(cfg, path, source=source, prune=prune, tenant=tenant)
     except (EmbedderMismatchError, FileNotFoundError, RuntimeError) as exc:

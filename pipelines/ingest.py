@@ -14,7 +14,7 @@ import ray
 
 from cluster.config import StrataConfig, absolute_paths
 from cluster.models.registry import resolve_embedder
-from cluster.runtime import eligible_node_resources, init_ray
+from cluster.runtime import eligible_node_resources, init_ray, telemetry_env
 from cluster.store.bm25 import Bm25Index, ShardedBm25, open_bm25
 from cluster.store.embed_cache import EmbeddingCache
 from cluster.store.journal import IngestJournal
@@ -132,16 +132,6 @@ def ingest_complete(cfg: StrataConfig, path: str | Path, *, source: str | None =
     if report.failed:
         raise RuntimeError(f"{len(report.failed)} corpus files failed to ingest: {report.summary(max_failures=5)}")
     return report
-
-
-def telemetry_env(cfg: StrataConfig) -> dict[str, str]:
-    """Environment that makes Ray workers export spans like the driver does."""
-    if cfg.telemetry.otel_exporter == "none":
-        return {}
-    env = {"STRATA_TELEMETRY__OTEL_EXPORTER": cfg.telemetry.otel_exporter}
-    if cfg.telemetry.otlp_endpoint:
-        env["STRATA_TELEMETRY__OTLP_ENDPOINT"] = cfg.telemetry.otlp_endpoint
-    return env
 
 
 def _item(entry: SourceFile, known_hash: str | None) -> dict:

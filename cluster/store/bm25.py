@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+import pyarrow as pa
 import tantivy
 
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -76,6 +77,10 @@ def document_json(row: dict) -> str:
     return json.dumps({"chunk_id": row["chunk_id"], "doc_id": row["doc_id"], "text": body,
                        "title": row["title"] or "", "section_path": row["section_path"] or "",
                        "section": row["section_facet"]})
+
+
+def _strings(values: Iterable[str] | pa.Array) -> Iterable[str]:
+    return values.to_pylist() if isinstance(values, (pa.Array, pa.ChunkedArray)) else values
 
 
 def safe_query_text(text: str, *, max_terms: int = 64) -> str:
@@ -145,12 +150,12 @@ class Bm25Index:
         """Add chunk rows (keys: :data:`BM25_COLUMNS`)."""
         self.add_json(document_json(row) for row in rows)
 
-    def add_json(self, documents: Iterable[str], doc_ids: Sequence[str] | None = None) -> None:
+    def add_json(self, documents: Iterable[str] | pa.Array, doc_ids: Sequence[str] | pa.Array | None = None) -> None:
         """Add documents rendered by :func:`document_json` (the writer's hot path: no per-field Python).
         ``doc_ids`` (each document's, which routes it in a sharded index) is not needed here."""
         assert self._writer is not None, "open_writer() first"
         add = self._writer.add_json
-        for doc in documents:
+        for doc in _strings(documents):
             add(doc)
 
     def delete_documents(self, doc_ids: list[str]) -> None:
@@ -217,7 +222,7 @@ class Bm25Writer(Protocol):
     shards: int
 
     def open_writer(self, heap_bytes: int | None = None, threads: int = 0) -> None: ...
-    def add_json(self, documents: Iterable[str], doc_ids: Sequence[str] | None = None) -> None: ...
+    def add_json(self, documents: Iterable[str] | pa.Array, doc_ids: Sequence[str] | pa.Array | None = None) -> None: ...
     def delete_documents(self, doc_ids: list[str]) -> None: ...
     def commit(self) -> None: ...
     def close_writer(self) -> None: ...
@@ -265,12 +270,12 @@ class ShardedBm25:
         for part in self.parts:
             part.close_writer()
 
-    def add_json(self, documents: Iterable[str], doc_ids: Sequence[str] | None = None) -> None:
+    def add_json(self, documents: Iterable[str] | pa.Array, doc_ids: Sequence[str] | pa.Array | None = None) -> None:
         """Add rendered documents, each to the shard of its ``doc_ids`` entry (required here)."""
         if doc_ids is None:
             raise ValueError("a sharded BM25 index routes documents by id: pass doc_ids")
         buckets: dict[int, list[str]] = {}
-        for doc, doc_id in zip(documents, doc_ids, strict=True):
+        for doc, doc_id in zip(_strings(documents), _strings(doc_ids), strict=True):
             buckets.setdefault(shard_of(doc_id, self.shards), []).append(doc)
         for shard, docs in buckets.items():
             self.parts[shard].add_json(docs)

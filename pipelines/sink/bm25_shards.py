@@ -20,9 +20,11 @@ reserve no CPUs: they are the driver's helpers, like the driver process itself.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
+import pyarrow as pa
+import pyarrow.compute as pc
 import ray
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
@@ -54,13 +56,19 @@ class Bm25ShardWriter:
     def ready(self) -> bool:
         return True
 
-    def write(self, delete_ids: list[str], documents: list[str]) -> int:
-        """Delete these documents' chunks, then add rendered chunks (not committed yet)."""
+    def write(self, delete_ids: list[str], documents: pa.Array | None = None, mine: pa.Array | None = None) -> int:
+        """Delete these documents' chunks, then add rendered chunks (not committed yet): the rows
+        ``mine`` of ``documents`` (every shard gets the same array from shared memory, no copies)."""
         if delete_ids:
             self.index.delete_documents(delete_ids)
-        if documents:
-            self.index.add_json(documents)
-        return len(documents)
+        if documents is None or mine is None or not len(mine):
+            return 0
+        self.index.add_json(documents.take(mine).to_pylist())
+        return len(mine)
+
+    def cpu_seconds(self) -> float:
+        """CPU time of this process so far (its tantivy threads included), for benchmarks."""
+        return time.process_time()
 
     def commit(self) -> None:
         self.index.commit()
@@ -97,23 +105,27 @@ class ShardWriterPool:
     def writing(self) -> bool:
         return bool(self._actors)
 
-    def _send(self, deletes: dict[int, list[str]], documents: dict[int, list[str]]) -> None:
+    def _send(self, deletes: dict[int, list[str]], documents=None, rows: dict[int, pa.Array] | None = None) -> None:
+        """``documents``: an object ref of every shard's documents, ``rows``: each shard's rows of it."""
         assert self._actors, "open_writer() first"
-        for shard in deletes.keys() | documents.keys():
-            self._pending.append(self._actors[shard].write.remote(deletes.get(shard, []), documents.get(shard, [])))
+        rows = rows or {}
+        for shard in deletes.keys() | rows.keys():
+            self._pending.append(self._actors[shard].write.remote(deletes.get(shard, []), documents, rows.get(shard)))
 
-    def add_json(self, documents: Iterable[str], doc_ids: Sequence[str] | None = None) -> None:
-        """Send each rendered document to the writer of its ``doc_ids`` entry's shard."""
+    def add_json(self, documents: Sequence[str] | pa.Array | pa.ChunkedArray,
+                 doc_ids: Sequence[str] | pa.Array | pa.ChunkedArray | None = None) -> None:
+        """Send each rendered document to the writer of its ``doc_ids`` entry's shard. The documents
+        go into Ray's shared memory once, as one Arrow array; each shard is sent its row numbers."""
         if doc_ids is None:
             raise ValueError("a sharded BM25 index routes documents by id: pass doc_ids")
-        buckets: dict[int, list[str]] = {}
-        shard_by_doc: dict[str, int] = {}
-        for doc, doc_id in zip(documents, doc_ids, strict=True):
-            shard = shard_by_doc.get(doc_id)
-            if shard is None:
-                shard = shard_by_doc[doc_id] = shard_of(doc_id, self.shards)
-            buckets.setdefault(shard, []).append(doc)
-        self._send({}, buckets)
+        docs, ids = _array(documents), _array(doc_ids)
+        if len(docs) != len(ids):
+            raise ValueError(f"{len(docs)} documents but {len(ids)} doc_ids")
+        distinct = pc.unique(ids)  # route each document id once, not each chunk
+        shards = pc.take(pa.array([shard_of(d, self.shards) for d in distinct.to_pylist()], pa.int32()),
+                         pc.index_in(ids, value_set=distinct))
+        rows = {shard: pc.indices_nonzero(pc.equal(shards, shard)) for shard in range(self.shards)}
+        self._send({}, ray.put(docs), {shard: mine for shard, mine in rows.items() if len(mine)})
 
     def delete_documents(self, doc_ids: list[str]) -> None:
         routed: dict[int, list[str]] = {}
@@ -125,6 +137,10 @@ class ShardWriterPool:
         """Every shard commits what it was sent; returns when all have (raises if one failed)."""
         pending, self._pending = self._pending, []
         ray.get(pending + [actor.commit.remote() for actor in self._actors])
+
+    def cpu_seconds(self) -> list[float]:
+        """Each shard writer process's CPU time so far (benchmarks)."""
+        return ray.get([actor.cpu_seconds.remote() for actor in self._actors])
 
     def close_writer(self) -> None:
         """Release every shard's lock (uncommitted additions are dropped) and stop the actors."""
@@ -139,3 +155,9 @@ class ShardWriterPool:
         for actor in self._actors:
             ray.kill(actor)
         self._actors, self._pending = [], []
+
+
+def _array(values: Sequence[str] | pa.Array | pa.ChunkedArray) -> pa.Array:
+    if isinstance(values, pa.ChunkedArray):
+        return values.combine_chunks()
+    return values if isinstance(values, pa.Array) else pa.array(values, pa.string())

@@ -37,7 +37,7 @@ from cluster.store.bm25 import Bm25Writer
 from cluster.store.embed_cache import EMBED_CACHE, EmbeddingCache
 from cluster.store.journal import IngestJournal
 from cluster.store.lance_store import LanceStore
-from cluster.store.schema import CHUNKS, SECTIONS
+from cluster.store.schema import CHUNKS, DOCUMENTS, SECTIONS
 from cluster.telemetry.tracing import span
 from pipelines.records import STATUS_FAILED, STATUS_OK, STATUS_UNCHANGED
 from pipelines.sink.flatten import bm25_documents, commit_slices, document_meta, documents_table, flatten_chunks, flatten_sections
@@ -112,7 +112,8 @@ class IndexSink:
             self.counts.failed.append((row["path"], row["reason"] or "failed", detail))
         unchanged = pc.sum(pc.equal(status, STATUS_UNCHANGED)).as_py() or 0
         self.counts.unchanged += unchanged
-        ok = batch.filter(pc.equal(status, STATUS_OK))
+        is_ok = pc.equal(status, STATUS_OK)
+        ok = batch if pc.all(is_ok).as_py() else batch.filter(is_ok)  # no copy of a batch that is all ok
         n_chunks = ok.column("n_chunks") if written else pc.list_value_length(ok.column("chunks"))
         chunks = int(pc.sum(n_chunks).as_py() or 0) if ok.num_rows else 0
         tokens = int(pc.sum(ok.column("n_tokens")).as_py() or 0) if ok.num_rows else 0
@@ -131,15 +132,17 @@ class IndexSink:
 
     def _accept_written(self, batch: pa.Table) -> None:
         """Collect worker rows by unit; a complete unit's ok rows (fragments on its first) are buffered."""
-        for unit in pc.unique(batch.column("unit")).to_pylist():
-            parts = self._units.setdefault(unit, [])
-            parts.append(batch.filter(pc.equal(batch.column("unit"), unit)))
+        units = pc.unique(batch.column("unit")).to_pylist()
+        for unit in units:
+            parts = self._units.setdefault(unit, [])  # (no copy of the rows when the batch is one unit)
+            parts.append(batch if len(units) == 1 else batch.filter(pc.equal(batch.column("unit"), unit)))
             rows = pa.concat_tables(parts)
             if rows.num_rows < rows.column("unit_rows")[0].as_py():
                 continue
             del self._units[unit]
             fragments = pc.drop_null(rows.column("fragments"))
-            ok = rows.filter(pc.equal(rows.column("status"), STATUS_OK))
+            is_ok = pc.equal(rows.column("status"), STATUS_OK)
+            ok = rows if pc.all(is_ok).as_py() else rows.filter(is_ok)
             if len(fragments) and fragments[0].as_py() != "{}":
                 ok = ok.drop_columns(["fragments"]).append_column(  # the unit's fragments on its first ok row
                     "fragments", pa.array([fragments[0].as_py()] + [None] * (ok.num_rows - 1), pa.string()))
@@ -187,9 +190,8 @@ class IndexSink:
                 self.cache.add(self.fingerprint, pc.list_flatten(docs.column("new_cache_keys")),
                                pc.list_flatten(docs.column("new_cache_vectors")))
 
-        def bm25() -> tuple[list[str], list[str] | None]:
-            ids = chunk_table.column("doc_id").to_pylist() if self.bm25.shards > 1 else None
-            return bm25_documents(chunk_table), ids
+        def bm25() -> tuple[list[str], pa.ChunkedArray | None]:
+            return bm25_documents(chunk_table), chunk_table.column("doc_id") if self.bm25.shards > 1 else None
 
         self._commit(meta, lance, cache, bm25)
 
@@ -208,16 +210,15 @@ class IndexSink:
             if self.cache is not None:
                 self.cache.append_fragments(fragments.get(EMBED_CACHE, []))
 
-        def bm25() -> tuple[list[str], list[str] | None]:
-            docs = rows.column("bm25")
-            ids = (pc.take(rows.column("doc_id"), pc.list_parent_indices(docs)).to_pylist()
-                   if self.bm25.shards > 1 else None)
-            return pc.list_flatten(docs).to_pylist(), ids
+        def bm25() -> tuple[pa.Array, pa.Array | None]:
+            docs = rows.column("bm25").combine_chunks()
+            ids = pc.take(rows.column("doc_id"), pc.list_parent_indices(docs)) if self.bm25.shards > 1 else None
+            return pc.list_flatten(docs), ids
 
         self._commit(rows, lance, cache, bm25)
 
     def _commit(self, meta: pa.Table, lance: Callable[[], None], cache: Callable[[], None],
-                bm25_docs: Callable[[], tuple[list[str], list[str] | None]]) -> None:
+                bm25_docs: Callable[[], tuple[list[str] | pa.Array, pa.Array | pa.ChunkedArray | None]]) -> None:
         """One atomic-by-journal commit of whole documents (see module docstring for the order).
         ``meta``: their :func:`pipelines.sink.flatten.document_meta` columns; ``bm25_docs``: their chunks'
         BM25 documents and (for a sharded index, else None) each one's doc_id."""
@@ -244,7 +245,11 @@ class IndexSink:
             t = c.timed("cache", t)
             self.bm25.commit()
             t = c.timed("bm25", t)
-            self.store.upsert_documents(documents_table(meta))
+            rows = documents_table(meta)
+            if changed:  # their rows were deleted above; an upsert all the same, in case one was not
+                self.store.upsert_documents(rows)
+            else:  # new documents have no rows (known holds every complete document): an append
+                self.store.add(DOCUMENTS, rows)
             self.journal.commit()
             c.timed("documents", t)
         for doc_id, content_hash, n_bytes, mtime in zip(doc_ids, meta.column("content_hash").to_pylist(),
