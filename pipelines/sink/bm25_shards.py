@@ -1,8 +1,8 @@
 """One writer process per BM25 shard during an ingest (``ingest.bm25_shards`` > 1).
 
-One tantivy writer indexes ~20k chunks/s here, whatever its thread count (``bench/sink_bench.py``):
-the single Python thread that hands it documents is the limit, and tantivy-py holds the GIL while it
-parses them. A GPU cluster embeds far faster than that, so a sharded index
+One tantivy writer indexed 8–21k chunks/s here (``bench/sink_bench.py``; a second thread adds
+30–40%, and tantivy uses at most 8), and its indexing threads spend ~150–200 µs of CPU a chunk inside
+the process that owns the writer. A GPU cluster embeds far faster than that, so a sharded index
 (:class:`cluster.store.bm25.ShardedBm25`) gets one :class:`Bm25ShardWriter` actor per shard: each
 holds its shard's writer lock, indexes the documents routed to it and commits when the driver says.
 The driver stays the only committer: :class:`ShardWriterPool` has the writing methods of a BM25
