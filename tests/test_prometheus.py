@@ -338,11 +338,13 @@ def test_dashboards_and_alerts_against_a_real_prometheus(prometheus, ray_session
             assert _post(url, "/v1/answer", {"question": question, "use_cache": False}).status_code == 200
 
         # 6. Prometheus has the run: every series present with a few samples (increase() needs two), the second
-        #    round's increases visible.
+        #    round's increases visible. Over the whole run (30m): the ingest driver's gauges are exported only
+        #    while it reports (Ray drops a component's series 120 s after its last report), and on a loaded
+        #    machine steps 4-5 can outlast a 5-minute window.
         for expr in ("ray_strata_index_version_changes_total", "ray_strata_lance_rows", "ray_strata_lance_fragments",
                      "ray_strata_lance_unindexed_rows", 'ray_strata_answer_requests_total{outcome="refused"}',
                      "ray_strata_query_errors_total", 'ray_strata_ingest_failures_total{reason="malformed"}'):
-            prom.wait_for(f"count_over_time({expr}[5m]) > 2", timeout=60)
+            prom.wait_for(f"count_over_time({expr}[30m]) > 2", timeout=60)
         for expr in ('ray_strata_query_stage_seconds_count{stage="total"}', 'ray_strata_answer_seconds_count',
                      'ray_strata_answer_requests_total{outcome="refused"}', 'ray_strata_query_candidates_count'):
             prom.wait_for(f"sum(increase({expr}[5m])) > 0", timeout=60)
