@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from cluster.store.bm25 import Bm25Index, ShardedBm25, open_bm25, shard_of
+from cluster.store.bm25 import Bm25Index, ShardCountError, ShardedBm25, open_bm25, shard_of
 
 
 def _row(chunk_id: str, text: str) -> dict:
@@ -87,7 +87,7 @@ def test_a_sharded_index_holds_and_finds_what_one_directory_does(tmp_path: Path)
 def test_a_sharded_index_keeps_its_shard_count(tmp_path: Path) -> None:
     open_bm25(tmp_path / "idx", create=True, shards=3)
     assert open_bm25(tmp_path / "idx", create=True).shards == 3  # 0: as the index has
-    with pytest.raises(ValueError, match="has 3 shards; ingest.bm25_shards = 2 needs a new index"):
+    with pytest.raises(ShardCountError, match="has 3 shards; ingest.bm25_shards = 2 needs a new index"):
         open_bm25(tmp_path / "idx", create=True, shards=2)
     with pytest.raises(FileNotFoundError, match="run `strata ingest` first"):
         open_bm25(tmp_path / "missing")

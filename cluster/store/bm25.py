@@ -316,6 +316,10 @@ class ShardedBm25:
         return hits[:k]
 
 
+class ShardCountError(RuntimeError):
+    """An existing index asked for another shard count (the CLI shows the message alone)."""
+
+
 def open_bm25(path: Path, *, create: bool = False, shards: int = 0) -> Bm25Index | ShardedBm25:
     """The BM25 index at ``path``, one directory or sharded, as its layout says. ``create``: make it
     if missing, with ``shards`` shards (0 or 1: one directory). An existing index keeps the shard
@@ -328,7 +332,7 @@ def open_bm25(path: Path, *, create: bool = False, shards: int = 0) -> Bm25Index
     1
     >>> open_bm25(d / "b", shards=2)
     Traceback (most recent call last):
-    ValueError: the BM25 index at ... has 1 shard; ingest.bm25_shards = 2 needs a new index (another data_dir), or 0 to keep 1
+    cluster.store.bm25.ShardCountError: the BM25 index at ... has 1 shard; ingest.bm25_shards = 2 needs a new index (another data_dir), or 0 to keep 1
     """
     path = Path(path)
     layout = path / SHARDS_FILE
@@ -348,6 +352,6 @@ def open_bm25(path: Path, *, create: bool = False, shards: int = 0) -> Bm25Index
     else:
         raise FileNotFoundError(f"no BM25 index at {path}: run `strata ingest` first")
     if shards and shards != have:
-        raise ValueError(f"the BM25 index at {path} has {have} shard{'s' if have > 1 else ''}; "
+        raise ShardCountError(f"the BM25 index at {path} has {have} shard{'s' if have > 1 else ''}; "
                          f"ingest.bm25_shards = {shards} needs a new index (another data_dir), or 0 to keep {have}")
     return Bm25Index(path, create=create) if have == 1 else ShardedBm25(path, have)
