@@ -6,7 +6,9 @@
         inputs with their headers, section-summary inputs, each distinct text once), sorted by
         token length, at the fastest batch size and thread count of a sweep (goal ≥ 0.85 on ≥ 1.5M
         real tokens: the byte estimate is ~10% high). Also the fixed start-up (one small file
-        ingested the same way) and the ratio without it.
+        ingested the same way) and the ratio without it. The bound is timed in two halves of the
+        sorted texts (every other one), before and after the pipeline, so drift of the machine's
+        speed during the run does not favour either side.
     python bench/ingest_bench.py scale --small 1000000 --large 10000000
         ≈10M tokens in one `strata ingest` with the defaults (resumable: rerun the same command
         after a kill and it goes on, counting every segment's time): wall time, tokens/s, peak RSS
@@ -165,16 +167,26 @@ def throughput(tokens: int) -> None:
           f"parse+chunk in one process {work['parse_chunk_s']:.0f}s", flush=True)
     resolved = resolve_embedder(cfg.models)
     best, sweep = fastest_settings(resolved, texts)
-    embedder = Embedder.load(resolved, EmbedderConfig(threads=best["threads"]))
-    list(embedder._model.embed(texts[:32], batch_size=32))
-    started = time.perf_counter()
-    list(embedder._model.embed(texts, batch_size=best["batch_size"]))  # already length-sorted
-    bound_s = time.perf_counter() - started
-    del embedder
-    print(f"bound: {bound_s:.0f}s at {best}; now `strata ingest` with the defaults", flush=True)
+
+    def bound_half(half: list[str]) -> float:
+        """Seconds to embed ``half`` (already length-sorted) at the fastest settings, after a warm-up."""
+        embedder = Embedder.load(resolved, EmbedderConfig(threads=best["threads"]))
+        list(embedder._model.embed(half[:32], batch_size=32))
+        started = time.perf_counter()
+        list(embedder._model.embed(half, batch_size=best["batch_size"]))
+        return time.perf_counter() - started
+
+    # The bound is measured in two halves, every other text of the sorted list (the same lengths),
+    # one before the pipeline and one after: a machine that speeds up or slows down during the run
+    # moves the bound and the pipeline alike, instead of favouring whichever ran in the faster part.
+    before_s = bound_half(texts[0::2])
+    print(f"bound, first half: {before_s:.0f}s at {best}; now `strata ingest` with the defaults", flush=True)
     wall, peak, report = timed_ingest(src, WORK / f"tp-{tokens}-{os.getpid()}")
     assert report["chunks"] == work["chunks"], (report["chunks"], work["chunks"])
     fixed_s, _, fixed_report = timed_ingest(one_small_file(src), WORK / f"tp-fixed-{os.getpid()}")
+    after_s = bound_half(texts[1::2])
+    bound_s = before_s + after_s
+    print(f"bound, second half: {after_s:.0f}s; bound {bound_s:.0f}s, pipeline {wall:.0f}s", flush=True)
     corpus_tokens = report["tokens"]
     bound_tps, pipeline_tps = corpus_tokens / bound_s, corpus_tokens / wall
     header_tokens = work["input_tokens"] - corpus_tokens - 2 * len(texts)  # what the model sees beyond the text
@@ -187,6 +199,7 @@ def throughput(tokens: int) -> None:
             "overlap_tokens_approx": cfg.chunking.overlap_tokens * max(0, work["chunks"] - work["files"]),
             "parse_chunk_one_process_s": round(work["parse_chunk_s"], 1),
             "sweep": sweep, "bound_settings": best, "bound_embed_s": round(bound_s, 1),
+            "bound_half_before_s": round(before_s, 1), "bound_half_after_s": round(after_s, 1),
             "bound_tokens_per_s": round(bound_tps), "pipeline_wall_s": round(wall, 1),
             "pipeline_reported_s": round(report["elapsed_s"], 1), "pipeline_tokens_per_s": round(pipeline_tps),
             # where the wall time went: the fixed start-up (one small file ingested the same way:

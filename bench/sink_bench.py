@@ -62,26 +62,33 @@ DOCS_PER_BATCH = 16
 GPU_CHUNKS_PER_S = 20_000
 
 
-def chunk_texts(words_per_chunk: int = 100) -> list[tuple[str, list[str]]]:
-    """``(title, chunk texts)`` per SciFact abstract."""
-    docs = []
+def chunk_texts(words_per_chunk: int = 100, doc_chunks: int = 0) -> list[tuple[str, list[str]]]:
+    """``(title, chunk texts)`` per SciFact abstract (~2.5 chunks each), or with ``doc_chunks``
+    consecutive abstracts joined into documents of at least that many chunks (a manual page or a
+    report: the Debian-docs corpus averages ~32 chunks a file)."""
+    docs: list[tuple[str, list[str]]] = []
     with gzip.open(DATA, "rt", encoding="utf-8") as fh:
         for line in fh:
             row = json.loads(line)
             words = row["text"].split()
             chunks = [" ".join(words[i:i + words_per_chunk]) for i in range(0, len(words), words_per_chunk)]
-            if chunks:
+            if not chunks:
+                continue
+            if docs and len(docs[-1][1]) < doc_chunks:
+                docs[-1][1].extend(chunks)
+            else:
                 docs.append((row["title"], chunks))
     return docs
 
 
-def build_batches(n_chunks: int, seed: int = 7) -> tuple[list[pa.Table], int]:
-    """Embedded-record batches (:func:`pipelines.records.embedded_schema`) holding ``n_chunks`` chunks."""
+def build_batches(n_chunks: int, seed: int = 7, doc_chunks: int = 0) -> tuple[list[pa.Table], int]:
+    """Embedded-record batches (:func:`pipelines.records.embedded_schema`) holding ``n_chunks`` chunks
+    in documents of ~2.5 chunks, or of at least ``doc_chunks`` (:func:`chunk_texts`)."""
     from pipelines.records import STATUS_OK, embedded_schema
 
     rng = np.random.default_rng(seed)
     schema = embedded_schema(DIM)
-    source = chunk_texts()
+    source = chunk_texts(doc_chunks=doc_chunks)
     rows, batches, total = [], [], 0
     copy = 0
     while total < n_chunks:
@@ -285,15 +292,19 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--chunks", type=int, default=100_000)
     ap.add_argument("--batch-rows", type=int, default=4096, help="chunks per writer commit (the default setting)")
-    ap.add_argument("--shards", type=int, default=0, help="BM25 shards of the sharded driver commit "
-                    "(default: the cores, at least 2, at most 8)")
+    ap.add_argument("--shards", default="2,8,16", help="BM25 shard counts of the sharded driver commit, each "
+                    "measured (its shard writers time-share this machine's cores: their CPU per chunk is what counts)")
+    ap.add_argument("--doc-chunks", type=int, default=0, help="join SciFact abstracts into documents of at least "
+                    "this many chunks (0: one abstract, ~2.5 chunks, a document; the Debian docs average ~32)")
     ap.add_argument("--no-record", action="store_true")
     args = ap.parse_args()
+    shard_counts = [int(s) for s in args.shards.split(",") if s.strip()]
     random.seed(7)
     t0 = time.perf_counter()
-    batches, n = build_batches(args.chunks)
-    print(f"{n:,} chunks in {len(batches)} batches of {DOCS_PER_BATCH} documents (built in "
-          f"{time.perf_counter() - t0:.1f}s)", flush=True)
+    batches, n = build_batches(args.chunks, doc_chunks=args.doc_chunks)
+    n_docs = sum(b.num_rows for b in batches)
+    print(f"{n:,} chunks in {n_docs:,} documents ({n / n_docs:.1f} chunks each), {len(batches)} batches of "
+          f"{DOCS_PER_BATCH} documents (built in {time.perf_counter() - t0:.1f}s)", flush=True)
     with tempfile.TemporaryDirectory(prefix="strata-sink-") as tmp:
         work = Path(tmp)
         sink = run_sink(batches, work / "index", args.batch_rows)
@@ -304,9 +315,11 @@ def main() -> int:
 
         ray.init(num_cpus=os.cpu_count(), include_dashboard=False, log_to_driver=False)
         shard_sweep = bm25_shards_sweep(docs, doc_ids, work, args.batch_rows)
-        n_shards = args.shards or max(2, min(os.cpu_count() or 1, 8))
-        sharded = run_workers(batches, work / "index-sharded", args.batch_rows, shards=n_shards)
-        sharded.pop("written")
+        sharded_by_count = {}
+        for shards in shard_counts:
+            sharded_by_count[shards] = run_workers(batches, work / f"index-sharded-{shards}", args.batch_rows,
+                                                   shards=shards)
+            sharded_by_count[shards].pop("written")
         ray.shutdown()
         chunks = flatten_chunks(pa.concat_tables(batches), DIM)
         lance = lance_baseline(chunks, work, args.batch_rows)
@@ -321,10 +334,16 @@ def main() -> int:
     # The sharded design on a head with a core for the driver and one per shard writer: the driver's
     # own CPU per chunk (its LanceDB and Arrow threads included) against the shard writers' CPU per
     # chunk spread over S processes (documents are spread by hash), whichever is slower.
+    # Each shard count is projected from its own run: with S shards a shard commits 1/S of every
+    # commit, and tantivy's cost per chunk grows as its commits shrink.
+    n_shards = shard_counts[0]
+    sharded = sharded_by_count[n_shards]
     sparts = sharded["parts"]
     driver_cpu_us = sharded["cpu"]["driver"] / n * 1e6
     shard_cpu_us = sum(sharded["cpu"]["shards"]) / n * 1e6
-    shard_projection = {s: round(1e6 / max(driver_cpu_us, shard_cpu_us / s)) for s in (2, 4, 8, 16, 32)}
+    cpu_by_shards = {s: (r["cpu"]["driver"] / n * 1e6, sum(r["cpu"]["shards"]) / n * 1e6)
+                     for s, r in sharded_by_count.items()}
+    shard_projection = {s: round(1e6 / max(d, c / s)) for s, (d, c) in cpu_by_shards.items()}
     result = {
         "bench": "sink", "chunks": n, "commits": sink["commits"], "batch_rows": args.batch_rows,
         "writer_chunks_per_s": round(rate(sink["seconds"])),
@@ -344,6 +363,9 @@ def main() -> int:
         "sharded_commit_seconds_by_part": {k: round(v, 2) for k, v in sparts.items()},
         "sharded_commit_driver_cpu_us_per_chunk": round(driver_cpu_us, 2),
         "sharded_commit_shard_writers_cpu_us_per_chunk": round(shard_cpu_us, 2),
+        "documents": n_docs, "chunks_per_document": round(n / n_docs, 1),
+        "sharded_cpu_us_per_chunk_by_shards": {str(s): {"driver": round(d, 2), "shard_writers": round(c, 2)}
+                                               for s, (d, c) in cpu_by_shards.items()},
         "workers_commit_driver_cpu_us_per_chunk": round(workers["cpu"]["driver"] / n * 1e6, 2),
         "projected_sharded_commit_chunks_per_s_by_shards": {str(k): v for k, v in shard_projection.items()},
         "projected_commit_chunks_per_s_by_head_cores": {str(k): v for k, v in projection.items()},
@@ -384,6 +406,8 @@ def main() -> int:
     print("  time by part (s): " + ", ".join(f"{k} {v:.2f}" for k, v in sparts.items()))
     print(f"  CPU per chunk: the driver {driver_cpu_us:.1f} us (unsharded, BM25 threads in it: "
           f"{result['workers_commit_driver_cpu_us_per_chunk']} us), the shard writers {shard_cpu_us:.1f} us in all")
+    for s, (d, c) in cpu_by_shards.items():
+        print(f"  with {s} shards: the driver {d:.1f} us/chunk, the shard writers {c:.1f} us/chunk in all")
     print("projection of the sharded commit, a core each for the driver and every shard writer: " + ", ".join(
               f"{k} shards {v:,} chunks/s ({v / GPU_CHUNKS_PER_S:.1f} H100s)" for k, v in shard_projection.items()))
     if not args.no_record:

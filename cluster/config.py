@@ -119,7 +119,10 @@ class IngestConfig(BaseModel):
         default_factory=dict, description="custom Ray resources every parse task and embedding actor requires, e.g. "
                                           "{strata_worker = 1} to keep them on the nodes started with that resource "
                                           "(ray start --resources); empty: any node")
-    writer_batch_rows: int = Field(4096, ge=1, description="chunk rows per LanceDB commit")
+    writer_batch_rows: int = Field(0, ge=0, description="chunk rows per commit of the single writer; 0: 4096 when "
+                                                        "CPUs embed (a commit every minute or so on 2 cores), 65536 "
+                                                        "when GPUs do (a commit's fixed costs stay under the driver's "
+                                                        "per-chunk work at 150k chunks/s; bench/sink_bench.py)")
     writer: Literal["driver", "workers"] = Field(
         "driver", description="driver: the driver flattens and writes every row (LanceDB table.add); workers: a Ray "
                               "task stage after embedding writes the Lance fragments on the worker nodes and the "

@@ -30,7 +30,7 @@ from pipelines.sink.fragments import fragment_targets, write_fragments_batch
 from pipelines.sink.writer import IndexSink
 from pipelines.sources.files import SkippedFile, SourceFile, discover
 from pipelines.sources.units import BYTES_PER_TOKEN, work_units
-from pipelines.stages.embed import EmbedDocuments, plan_embed_pool
+from pipelines.stages.embed import EmbedDocuments, EmbedPool, plan_embed_pool
 from pipelines.stages.parse_chunk import parse_chunk_batch
 
 
@@ -60,10 +60,12 @@ def run_ingest(cfg: StrataConfig, path: str | Path, *, source: str | None = None
 
     metrics = ingest_metrics()
     cache = EmbeddingCache.open(cfg.storage, dim=store.dim, create=True) if cfg.ingest.embed_cache else None
+    # The embedding pool sets the commit size too: GPUs embed ~100x faster than these CPUs.
+    pool = plan_embed_pool(cfg.ingest, cfg.embedder, eligible_node_resources(cfg.ingest.worker_resources))
     # A sharded BM25 index is written by one process per shard (the driver still decides every commit).
     bm25_writer = ShardWriterPool(bm25) if isinstance(bm25, ShardedBm25) else bm25
     sink = IndexSink(store, bm25_writer, IngestJournal(cfg.storage.journal_path), known=store.known_documents(),
-                     batch_rows=cfg.ingest.writer_batch_rows, cache=cache, fingerprint=resolved.manifest.fingerprint,
+                     batch_rows=pool.commit_rows, cache=cache, fingerprint=resolved.manifest.fingerprint,
                      bm25_threads=cfg.ingest.bm25_threads)
     try:
         with span("ingest", path=str(path)):
@@ -87,7 +89,7 @@ def run_ingest(cfg: StrataConfig, path: str | Path, *, source: str | None = None
             if report.unchanged:
                 metrics.documents.inc(report.unchanged, tags={"status": "unchanged"})
             if items:
-                _run_pipeline(cfg, items, sink, report, metrics, started)
+                _run_pipeline(cfg, pool, items, sink, report, metrics, started)
             sink.close()
             if prune and label is not None:
                 report.deleted = _prune(store, bm25, label, seen_ids)
@@ -139,14 +141,13 @@ def _item(entry: SourceFile, known_hash: str | None) -> dict:
             "size": entry.size, "mtime_ns": entry.mtime_ns, "known_hash": known_hash or ""}
 
 
-def _run_pipeline(cfg: StrataConfig, items: list[dict], sink: IndexSink, report: IngestReport, metrics,
-                  started: float) -> None:
+def _run_pipeline(cfg: StrataConfig, pool: EmbedPool, items: list[dict], sink: IndexSink, report: IngestReport,
+                  metrics, started: float) -> None:
     ingest = cfg.ingest
     ctx = ray.data.DataContext.get_current()
     ctx.enable_progress_bars = False
     ctx.verbose_progress = False
     eligible = eligible_node_resources(ingest.worker_resources)
-    pool = plan_embed_pool(ingest, cfg.embedder, eligible)
     parse_tasks = ingest.parse_tasks or max(1, int(sum(r.get("CPU", 0) for r in eligible)) // 2)
     # The workers may be other machines: they get the settings as JSON, model paths resolved here.
     shipped = absolute_paths(cfg)
@@ -178,7 +179,7 @@ def _run_pipeline(cfg: StrataConfig, items: list[dict], sink: IndexSink, report:
         targets = fragment_targets(sink.store, sink.cache, sink.fingerprint, storage_options=shipped.storage.storage_options)
         ds = ds.map_batches(write_fragments_batch, batch_format="pyarrow", batch_size=None,
                             num_cpus=ingest.fragment_task_cpus, resources=resources,
-                            fn_kwargs={"targets_json": targets, "unit_chunks": ingest.writer_batch_rows})
+                            fn_kwargs={"targets_json": targets, "unit_chunks": pool.commit_rows})
     progress = IngestProgress(len(items), enabled=ingest.progress)
     try:
         for batch in ds.iter_batches(batch_size=None, batch_format="pyarrow", prefetch_batches=1):

@@ -16,6 +16,7 @@ def test_defaults_give_one_single_threaded_actor_per_cpu():
     cfg = load_config()  # the shipped defaults, nothing overridden
     pool = plan_embed_pool(cfg.ingest, cfg.embedder, eligible_node_resources({}, [_node(CPU=2.0)]))
     assert (pool.actors, pool.gpus, pool.embedder.threads) == (2, 0.0, 1)
+    assert pool.commit_rows == 4096  # the writer commits ~a minute of these 2 cores at a time
     assert cfg.embedder.batch_size is None  # resolved per device by Embedder.load
 
 
@@ -23,6 +24,7 @@ def test_gpus_get_one_actor_each_and_keep_their_threads():
     nodes = [_node(CPU=16.0, GPU=4.0), _node(CPU=16.0, GPU=4.0)]
     pool = plan_embed_pool(IngestConfig(), EmbedderConfig(), eligible_node_resources({}, nodes))
     assert (pool.actors, pool.gpus, pool.embedder.threads) == (8, 1.0, None)
+    assert pool.commit_rows == 65536  # GPUs: larger commits, so the driver keeps up (bench/sink_bench.py)
     # embedding forced onto CPUs ignores the GPUs
     cpu = plan_embed_pool(IngestConfig(), EmbedderConfig(device="cpu"), eligible_node_resources({}, nodes))
     assert (cpu.actors, cpu.gpus) == (32, 0.0)
@@ -37,6 +39,8 @@ def test_explicit_settings_win():
     # GPUs asked for before the autoscaler has started any: the configured count
     pool = plan_embed_pool(IngestConfig(embed_actor_gpus=1, embed_actors=2), EmbedderConfig(), nodes)
     assert (pool.actors, pool.gpus) == (2, 1.0)
+    for ingest in (IngestConfig(writer_batch_rows=500), IngestConfig(writer_batch_rows=500, embed_actor_gpus=1)):
+        assert plan_embed_pool(ingest, EmbedderConfig(), nodes).commit_rows == 500
 
 
 def test_only_nodes_with_the_worker_resource_and_alive_count():

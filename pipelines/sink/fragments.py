@@ -1,12 +1,13 @@
 """Workers write the Lance fragments; the driver commits them (``ingest.writer = "workers"``).
 
 A Ray Data stage after embedding (:func:`write_fragments_batch`, tasks on the worker nodes) flattens
-each embedded batch and writes its ``chunks``, ``sections`` and new ``embed_cache`` rows as
-*uncommitted* Lance fragments (``lance.fragment.write_fragments``) straight into the index's
+each embedded batch and writes its ``chunks``, ``sections``, new ``embed_cache`` and ``documents``
+rows as *uncommitted* Lance fragments (``lance.fragment.write_fragments``) straight into the index's
 datasets on shared storage. It sends the driver slim rows (:data:`pipelines.records.WRITTEN_SCHEMA`:
 document metadata, the chunks' BM25 documents as tantivy JSON, the fragments' metadata; no
 vectors), and :class:`pipelines.sink.writer.IndexSink` commits them in its journaled order with one
-Lance ``Append`` per table. Fragments nobody commits (a crash) are invisible files that
+Lance ``Append`` per table (``documents`` last: its rows mark the documents complete). A document
+row's ``ingested_at`` is when its fragment was written. Fragments nobody commits (a crash) are invisible files that
 :meth:`cluster.store.lance_store.LanceStore.maintain` removes (``delete_unverified``).
 
 >>> # targets = fragment_targets(store, cache, fingerprint, storage_options={})
@@ -24,17 +25,18 @@ import pyarrow.compute as pc
 
 from cluster.store.embed_cache import EMBED_CACHE, EmbeddingCache, cache_rows, cache_schema
 from cluster.store.lance_store import LanceStore
-from cluster.store.schema import CHUNKS, SECTIONS, chunks_schema, sections_schema
+from cluster.store.schema import CHUNKS, DOCUMENTS, DOCUMENTS_SCHEMA, SECTIONS, chunks_schema, sections_schema
 from cluster.telemetry.tracing import span
 from pipelines.records import STATUS_OK, WRITTEN_SCHEMA
-from pipelines.sink.flatten import bm25_documents, commit_slices, document_meta, flatten_chunks, flatten_sections
+from pipelines.sink.flatten import (bm25_documents, commit_slices, document_meta, documents_table, flatten_chunks,
+                                    flatten_sections)
 
 
 def fragment_targets(store: LanceStore, cache: EmbeddingCache | None, fingerprint: str, *,
                      storage_options: dict[str, str]) -> str:
     """The JSON :func:`write_fragments_batch` needs: each table's dataset URI (must be the same
     storage on every node), the storage options, the vector dimension and the embedder fingerprint."""
-    uris = {CHUNKS: store.dataset_uri(CHUNKS), SECTIONS: store.dataset_uri(SECTIONS)}
+    uris = {name: store.dataset_uri(name) for name in (CHUNKS, SECTIONS, DOCUMENTS)}
     if cache is not None:
         uris[EMBED_CACHE] = cache.table.to_lance().uri
     return json.dumps({"uris": uris, "storage_options": storage_options, "dim": store.dim,
@@ -67,6 +69,7 @@ def _write_unit(batch: pa.Table, targets: dict) -> pa.Table:
         if EMBED_CACHE in uris:
             tables[EMBED_CACHE] = (cache_rows(targets["fingerprint"], pc.list_flatten(ok.column("new_cache_keys")),
                                               pc.list_flatten(ok.column("new_cache_vectors")), dim), cache_schema(dim))
+        tables[DOCUMENTS] = (documents_table(document_meta(ok)), DOCUMENTS_SCHEMA)
         with span("ingest.write_fragments", documents=ok.num_rows, chunks=chunk_rows.num_rows):
             for name, (rows, schema) in tables.items():
                 if rows.num_rows:

@@ -12,8 +12,9 @@ Two kinds of batches, one order (``ingest.writer``):
 * ``driver``: embedded records (:func:`pipelines.records.embedded_schema`); the sink flattens
   them and writes every row itself (``table.add``);
 * ``workers``: :data:`pipelines.records.WRITTEN_SCHEMA` rows from :mod:`pipelines.sink.fragments`,
-  whose Lance fragments are already written; the LanceDB step is one ``Append`` commit per table
-  and BM25 gets pre-rendered JSON documents. A worker batch (a *unit*) is committed whole.
+  whose Lance fragments (``documents`` rows included) are already written; each LanceDB step is one
+  ``Append`` commit per table and BM25 gets pre-rendered JSON documents. A worker batch (a *unit*)
+  is committed whole.
 
 BM25 indexes on several tantivy threads (:func:`cluster.store.bm25.writer_threads`); a sharded
 index (``ingest.bm25_shards``) in one writer process per shard (:mod:`pipelines.sink.bm25_shards`).
@@ -193,7 +194,14 @@ class IndexSink:
         def bm25() -> tuple[list[str], pa.ChunkedArray | None]:
             return bm25_documents(chunk_table), chunk_table.column("doc_id") if self.bm25.shards > 1 else None
 
-        self._commit(meta, lance, cache, bm25)
+        def documents(changed: list[str]) -> None:
+            rows = documents_table(meta)
+            if changed:  # their rows were deleted first; an upsert all the same, in case one was not
+                self.store.upsert_documents(rows)
+            else:  # new documents have no rows (known holds every complete document): an append
+                self.store.add(DOCUMENTS, rows)
+
+        self._commit(meta, lance, cache, bm25, documents)
 
     def _commit_written(self, rows: pa.Table) -> None:
         """Commit worker-written rows: one Lance ``Append`` per table (``ingest.writer = "workers"``)."""
@@ -215,13 +223,18 @@ class IndexSink:
             ids = pc.take(rows.column("doc_id"), pc.list_parent_indices(docs)) if self.bm25.shards > 1 else None
             return pc.list_flatten(docs), ids
 
-        self._commit(rows, lance, cache, bm25)
+        def documents(changed: list[str]) -> None:  # changed documents' old rows were deleted first
+            self.store.append_fragments(DOCUMENTS, fragments.get(DOCUMENTS, []))
+
+        self._commit(rows, lance, cache, bm25, documents)
 
     def _commit(self, meta: pa.Table, lance: Callable[[], None], cache: Callable[[], None],
-                bm25_docs: Callable[[], tuple[list[str] | pa.Array, pa.Array | pa.ChunkedArray | None]]) -> None:
+                bm25_docs: Callable[[], tuple[list[str] | pa.Array, pa.Array | pa.ChunkedArray | None]],
+                documents: Callable[[list[str]], None]) -> None:
         """One atomic-by-journal commit of whole documents (see module docstring for the order).
         ``meta``: their :func:`pipelines.sink.flatten.document_meta` columns; ``bm25_docs``: their chunks'
-        BM25 documents and (for a sharded index, else None) each one's doc_id."""
+        BM25 documents and (for a sharded index, else None) each one's doc_id; ``documents``: writes
+        their ``documents`` rows, given the ids of those that replace an earlier version."""
         from cluster.telemetry.metrics import ingest_metrics
 
         started = t = time.perf_counter()
@@ -245,11 +258,7 @@ class IndexSink:
             t = c.timed("cache", t)
             self.bm25.commit()
             t = c.timed("bm25", t)
-            rows = documents_table(meta)
-            if changed:  # their rows were deleted above; an upsert all the same, in case one was not
-                self.store.upsert_documents(rows)
-            else:  # new documents have no rows (known holds every complete document): an append
-                self.store.add(DOCUMENTS, rows)
+            documents(changed)
             self.journal.commit()
             c.timed("documents", t)
         for doc_id, content_hash, n_bytes, mtime in zip(doc_ids, meta.column("content_hash").to_pylist(),

@@ -27,6 +27,8 @@ from pipelines.records import STATUS_OK, embedded_schema
 
 CPU_UNIT_TOKENS = 16_384  # ~7 s of one single-threaded MiniLM actor: the most a finished ingest waits on one actor
 GPU_UNIT_TOKENS = 262_144  # ~0.1 s of an H100, far above Ray's per-task overhead
+CPU_COMMIT_ROWS = 4_096  # chunks per writer commit when CPUs embed: ~1 min of 2 cores, progress and a small redo
+GPU_COMMIT_ROWS = 65_536  # when GPUs embed: ~0.4 s of 8 H100s; per-commit costs amortised (bench/sink_bench.py)
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,7 @@ class EmbedPool:
     gpus: float  # per actor; 0: CPU
     embedder: EmbedderConfig
     unit_tokens: int  # text per work unit (pipelines.sources.units): seconds of work for one actor
+    commit_rows: int  # chunks per commit of the single writer (ingest.writer_batch_rows, or by device)
 
 
 def plan_embed_pool(ingest: IngestConfig, embedder: EmbedderConfig, eligible: list[dict[str, float]]) -> EmbedPool:
@@ -49,24 +52,28 @@ def plan_embed_pool(ingest: IngestConfig, embedder: EmbedderConfig, eligible: li
     same texts in 118.7 s with 2 actors × 1 thread, 126.8 s with 1 actor × 2 threads).
     An explicit ``embed_actors`` / ``embedder.threads`` wins. A work unit is ~7 s of one CPU actor
     (:data:`CPU_UNIT_TOKENS`) or ~0.1 s of one H100 (:data:`GPU_UNIT_TOKENS`) unless
-    ``ingest.unit_tokens`` is set.
+    ``ingest.unit_tokens`` is set. The writer commits :data:`CPU_COMMIT_ROWS` or
+    :data:`GPU_COMMIT_ROWS` chunks at a time unless ``ingest.writer_batch_rows`` is set.
 
     >>> pool = plan_embed_pool(IngestConfig(), EmbedderConfig(), [{"CPU": 2.0}])
-    >>> pool.actors, pool.gpus, pool.embedder.threads, pool.unit_tokens
-    (2, 0.0, 1, 16384)
-    >>> plan_embed_pool(IngestConfig(), EmbedderConfig(), [{"CPU": 8.0, "GPU": 2.0}]).actors
-    2
+    >>> pool.actors, pool.gpus, pool.embedder.threads, pool.unit_tokens, pool.commit_rows
+    (2, 0.0, 1, 16384, 4096)
+    >>> gpu_pool = plan_embed_pool(IngestConfig(), EmbedderConfig(), [{"CPU": 8.0, "GPU": 2.0}])
+    >>> gpu_pool.actors, gpu_pool.commit_rows
+    (2, 65536)
     """
     gpus_seen = sum(r.get("GPU", 0) for r in eligible)
     gpus = ingest.embed_actor_gpus or (1.0 if embedder.device != "cpu" and gpus_seen >= 1 else 0.0)
     if gpus:
         actors = ingest.embed_actors or max(1, int(gpus_seen // gpus))
-        return EmbedPool(actors, gpus, embedder, ingest.unit_tokens or GPU_UNIT_TOKENS)
-    unit = ingest.unit_tokens or CPU_UNIT_TOKENS
+        return EmbedPool(actors, gpus, embedder, ingest.unit_tokens or GPU_UNIT_TOKENS,
+                         ingest.writer_batch_rows or GPU_COMMIT_ROWS)
+    unit, commit_rows = ingest.unit_tokens or CPU_UNIT_TOKENS, ingest.writer_batch_rows or CPU_COMMIT_ROWS
     if ingest.embed_actors:
-        return EmbedPool(ingest.embed_actors, 0.0, embedder, unit)
+        return EmbedPool(ingest.embed_actors, 0.0, embedder, unit, commit_rows)
     cpus = int(sum(r.get("CPU", 0) for r in eligible))
-    return EmbedPool(max(1, cpus), 0.0, embedder.model_copy(update={"threads": embedder.threads or 1}), unit)
+    return EmbedPool(max(1, cpus), 0.0, embedder.model_copy(update={"threads": embedder.threads or 1}), unit,
+                     commit_rows)
 
 
 class EmbedDocuments:
