@@ -132,8 +132,8 @@ class IngestConfig(BaseModel):
     bm25_threads: int = Field(0, ge=0, description="tantivy indexing threads of the writer (of each shard's writer); "
                                                    "0: the driver's cores shared out among the shards, at most 8")
     bm25_shards: int = Field(0, ge=0, le=64, description="BM25 shards of a new index, each with its own writer process "
-                                                         "on the driver's node during an ingest (one tantivy writer "
-                                                         "indexes ~10-20k chunks/s: about one shard per GPU embedder); "
+                                                         "on the driver's node during an ingest (one shard writer "
+                                                         "indexes ~8-15k chunks/s: two shards per H100 embedder); "
                                                          "0: as the index has, 1 for a new one. An existing index "
                                                          "keeps its count")
     embed_cache: bool = Field(True, description="reuse vectors stored in the index's embed_cache table, keyed by "
