@@ -133,7 +133,9 @@ class Prometheus:
         workdir.mkdir(parents=True, exist_ok=True)
         self.rules = rules_copy_without_for(workdir / "strata-alerts.yml")
         config = {
-            "global": {"scrape_interval": "1s", "scrape_timeout": "1s", "evaluation_interval": "1s"},
+            # 2 s: in the full suite the session's Ray metrics agent holds every earlier test's series, and a
+            # 1 s scrape of it timed out under load (two of three full runs lost series that way).
+            "global": {"scrape_interval": "2s", "scrape_timeout": "2s", "evaluation_interval": "1s"},
             "rule_files": ["strata-alerts.yml"],
             "scrape_configs": [{"job_name": "strata-test",
                                 "static_configs": [{"targets": [f"127.0.0.1:{METRICS_PORT}"]}]}],
