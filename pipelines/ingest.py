@@ -61,7 +61,8 @@ def run_ingest(cfg: StrataConfig, path: str | Path, *, source: str | None = None
     metrics = ingest_metrics()
     cache = EmbeddingCache.open(cfg.storage, dim=store.dim, create=True) if cfg.ingest.embed_cache else None
     # The embedding pool sets the commit size too: GPUs embed ~100x faster than these CPUs.
-    pool = plan_embed_pool(cfg.ingest, cfg.embedder, eligible_node_resources(cfg.ingest.worker_resources))
+    eligible = eligible_node_resources(cfg.ingest.worker_resources)
+    pool = plan_embed_pool(cfg.ingest, cfg.embedder, eligible)
     # A sharded BM25 index is written by one process per shard (the driver still decides every commit).
     bm25_writer = ShardWriterPool(bm25) if isinstance(bm25, ShardedBm25) else bm25
     sink = IndexSink(store, bm25_writer, IngestJournal(cfg.storage.journal_path), known=store.known_documents(),
@@ -89,7 +90,7 @@ def run_ingest(cfg: StrataConfig, path: str | Path, *, source: str | None = None
             if report.unchanged:
                 metrics.documents.inc(report.unchanged, tags={"status": "unchanged"})
             if items:
-                _run_pipeline(cfg, pool, items, sink, report, metrics, started)
+                _run_pipeline(cfg, pool, eligible, items, sink, report, metrics, started)
             sink.close()
             if prune and label is not None:
                 report.deleted = _prune(store, bm25, label, seen_ids)
@@ -141,13 +142,12 @@ def _item(entry: SourceFile, known_hash: str | None) -> dict:
             "size": entry.size, "mtime_ns": entry.mtime_ns, "known_hash": known_hash or ""}
 
 
-def _run_pipeline(cfg: StrataConfig, pool: EmbedPool, items: list[dict], sink: IndexSink, report: IngestReport,
-                  metrics, started: float) -> None:
+def _run_pipeline(cfg: StrataConfig, pool: EmbedPool, eligible: list[dict[str, float]], items: list[dict],
+                  sink: IndexSink, report: IngestReport, metrics, started: float) -> None:
     ingest = cfg.ingest
     ctx = ray.data.DataContext.get_current()
     ctx.enable_progress_bars = False
     ctx.verbose_progress = False
-    eligible = eligible_node_resources(ingest.worker_resources)
     parse_tasks = ingest.parse_tasks or max(1, int(sum(r.get("CPU", 0) for r in eligible)) // 2)
     # The workers may be other machines: they get the settings as JSON, model paths resolved here.
     shipped = absolute_paths(cfg)
