@@ -21,6 +21,8 @@ chunks and repeated under new document ids until ``--chunks``) with random unit 
 * **BM25 vs shard writer processes** (``ingest.bm25_shards``): the same documents routed to 1, 2, 4 …
   :class:`pipelines.sink.bm25_shards.Bm25ShardWriter` actors (one tantivy thread each), a commit per
   4096 chunks;
+* **BM25 schema**: tantivy's CPU a chunk with the schema indexes had before 2026-11 and today's, the
+  same chunks, one thread (see :mod:`cluster.store.bm25`);
 * **driver commit, sharded BM25**: the driver commit again, its BM25 in ``--shards`` shards written by
   shard writer processes beside it (sent before the LanceDB commit, so they overlap it).
 
@@ -204,6 +206,36 @@ def tantivy_baseline(chunks: pa.Table, work: Path) -> float:
     return time.perf_counter() - started
 
 
+def bm25_schema_comparison(chunks: pa.Table, work: Path, batch_rows: int, rounds: int = 2) -> dict[str, float]:
+    """tantivy's CPU µs a chunk with the schema indexes had before 2026-11 (positions, ``title`` and
+    ``section_path`` fields) and with today's, on the same chunks: one indexing thread, a commit per
+    ``batch_rows``, the two alternated ``rounds`` times (the best of each kept: this box's speed drifts)."""
+    import tantivy
+
+    from cluster.store.bm25 import _schema, schema_before_2026_11
+    from pipelines.sink.flatten import bm25_documents
+
+    now = bm25_documents(chunks)
+    extra = chunks.select(["title", "section_path"]).to_pylist()
+    before = [doc[:-1] + ", " + json.dumps({"title": e["title"] or "", "section_path": e["section_path"] or ""})[1:]
+              for doc, e in zip(now, extra)]
+    best: dict[str, float] = {}
+    for i in range(rounds):
+        for name, schema, docs in (("before_2026_11", schema_before_2026_11(), before), ("now", _schema(), now)):
+            path = work / f"schema-{name}-{i}"
+            path.mkdir()
+            index = tantivy.Index(schema, path=str(path))
+            started = time.process_time()
+            writer = index.writer(heap_size=64_000_000, num_threads=1)
+            for start in range(0, len(docs), batch_rows):
+                for doc in docs[start:start + batch_rows]:
+                    writer.add_json(doc)
+                writer.commit()
+            writer.wait_merging_threads()
+            best[name] = min(best.get(name, float("inf")), (time.process_time() - started) / len(docs) * 1e6)
+    return best
+
+
 def run_workers(batches: list[pa.Table], work: Path, batch_rows: int, shards: int = 0) -> dict:
     """``writer = "workers"``: fragment writes (this process standing for one worker) then the driver
     commit (with ``shards`` > 1: BM25 in that many shards, each written by its own process)."""
@@ -324,6 +356,7 @@ def main() -> int:
         chunks = flatten_chunks(pa.concat_tables(batches), DIM)
         lance = lance_baseline(chunks, work, args.batch_rows)
         bm25 = tantivy_baseline(chunks, work)
+        schemas = bm25_schema_comparison(chunks.slice(0, min(chunks.num_rows, 100_000)), work, args.batch_rows)
     parts, wparts = sink["parts"], workers["parts"]
     rate = lambda s: n / s if s else float("inf")  # noqa: E731
     commit_rate = rate(workers["commit_seconds"])
@@ -375,6 +408,7 @@ def main() -> int:
         "gpus_fed_at_20k_chunks_per_s": round(rate(sink["seconds"]) / GPU_CHUNKS_PER_S, 2),
         "workers_gpus_fed_at_20k_chunks_per_s": round(commit_rate / GPU_CHUNKS_PER_S, 2),
         "workers_processes_per_h100": round(GPU_CHUNKS_PER_S / rate(workers["write_seconds"]), 2),
+        "bm25_cpu_us_per_chunk_by_schema": {k: round(v, 1) for k, v in schemas.items()},
         "cpus": os.cpu_count(), "load_avg_1m": round(os.getloadavg()[0], 2),
     }
     result["ratio_lance_vs_baseline"] = round(result["writer_lance_chunks_per_s"]
@@ -410,6 +444,9 @@ def main() -> int:
         print(f"  with {s} shards: the driver {d:.1f} us/chunk, the shard writers {c:.1f} us/chunk in all")
     print("projection of the sharded commit, a core each for the driver and every shard writer: " + ", ".join(
               f"{k} shards {v:,} chunks/s ({v / GPU_CHUNKS_PER_S:.1f} H100s)" for k, v in shard_projection.items()))
+    print(f"tantivy CPU a chunk (1 thread, up to 100k chunks), the schema before 2026-11 (positions, title and "
+          f"section_path fields) {schemas['before_2026_11']:.1f} us, today's {schemas['now']:.1f} us "
+          f"(ratio {schemas['now'] / schemas['before_2026_11']:.2f})")
     if not args.no_record:
         RESULTS.parent.mkdir(parents=True, exist_ok=True)
         result["when"] = time.strftime("%Y-%m-%dT%H:%M:%S")

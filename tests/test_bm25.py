@@ -93,3 +93,54 @@ def test_a_sharded_index_keeps_its_shard_count(tmp_path: Path) -> None:
         open_bm25(tmp_path / "missing")
     with pytest.raises(ValueError, match="pass doc_ids"):
         open_bm25(tmp_path / "idx").add_json(['{"chunk_id": "x"}'])
+
+
+def _old_schema_index(path: Path) -> None:
+    """An index as ingests before 2026-11 built it: positions, and title/section_path fields."""
+    import tantivy
+
+    from cluster.store.bm25 import schema_before_2026_11
+
+    path.mkdir(parents=True)
+    writer = tantivy.Index(schema_before_2026_11(), path=str(path)).writer(heap_size=20_000_000, num_threads=1)
+    writer.add_json('{"chunk_id": "old-c0", "doc_id": "old", "text": "Old guide\\nepoll waits for events", '
+                    '"title": "Old guide", "section_path": "", "section": "/old/s0"}')
+    writer.commit()
+    writer.wait_merging_threads()
+
+
+def test_an_index_built_with_the_earlier_schema_keeps_working(tmp_path: Path) -> None:
+    _old_schema_index(tmp_path / "old")
+    index = open_bm25(tmp_path / "old")  # opened with its own schema, not refused for differing
+    assert [h.chunk_id for h in index.search("epoll events", k=5)] == ["old-c0"]
+    index.open_writer(threads=1)
+    index.add_chunks(_docs(2))
+    index.delete_documents(["d00"])
+    index.commit()
+    index.close_writer()
+    assert index.num_docs() == 4
+    assert {h.doc_id for h in index.search("marker1 epoll", k=10)} == {"old", "d01"}
+    assert {h.chunk_id for h in index.search("common", k=10, section_facet="/d01/s1")} == {"d01-c1"}
+    assert index.search("epoll_wait", k=5)[0].chunk_id == "old-c0"
+
+
+def test_no_query_text_makes_the_parser_fail_on_an_index_without_positions(tmp_path: Path) -> None:
+    """Queries are bags of words: whatever the text (identifiers, combining marks, scripts without
+    spaces, punctuation), no word reaches tantivy as a phrase, which a ``freq`` field refuses."""
+    import random
+
+    index = Bm25Index(tmp_path / "idx", create=True)
+    index.open_writer(threads=1)
+    index.add_chunks(_docs(3) + [_row("id-c0", "call epoll_wait(2) with naïve été l'homme 日本語 x\u093ey a½b")])
+    index.commit()
+    index.close_writer()
+    assert [h.chunk_id for h in index.search("epoll_wait", k=1)] == ["id-c0"]
+    tricky = ["foo_bar", "e\u0301te\u0301", "l'homme", "x\u093ey", "a½b", "C++/CLI", "O'Reilly's", "ﬁle", "Ⅻ ⅻ",
+              "①②", "x²", "٣٤", "\u200bzero\u200cwidth", "ǅemal", "İstanbul", "straße", "ᾅ", "🙂emoji🙂", "\x00nul"]
+    rng = random.Random(12)
+    pools = [range(0x20, 0x250), range(0x300, 0x370), range(0x900, 0x980), range(0x3040, 0x30ff),
+             range(0x4e00, 0x4e80), range(0x2150, 0x2190), range(0x1f600, 0x1f650), range(0xff00, 0xff60)]
+    for _ in range(400):
+        tricky.append("".join(chr(rng.choice(rng.choice(pools))) for _ in range(rng.randint(1, 24))))
+    for text in tricky:
+        index.search(text, k=3)  # raises ValueError if a word became a phrase

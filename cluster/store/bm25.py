@@ -8,13 +8,18 @@ score. Each shard scores with its own term statistics, as Elasticsearch's shards
 documents are spread by hash, so the shards' statistics agree closely. :func:`open_bm25` opens
 either kind from the directory's layout.
 
-Fields: ``chunk_id`` (stored, raw), ``doc_id`` (raw, for deletes and filters), ``text``
-(en_stem; the document title, section path and chunk text, since passages that never name
-their document must still be found by it), ``title`` and ``section_path`` (en_stem) and
-``section`` (a facet ``/<doc_id>/<section id>/<subsection id>…`` for section-subtree filters).
+Fields (:func:`_schema`): ``chunk_id`` (stored, raw), ``doc_id`` (stored, raw, for deletes and
+filters), ``text`` (en_stem; the document title, section path and chunk text, since passages that
+never name their document must still be found by it) and ``section`` (a facet
+``/<doc_id>/<section id>/<subsection id>…`` for section-subtree filters). ``text`` keeps term
+frequencies but no positions: BM25 needs only those, and queries are bags of words
+(:func:`safe_query_text`), never phrases. That and indexing nothing no query reads (``title`` and
+``section_path`` had fields of their own until 2026-11) cut tantivy's CPU a chunk by ~30%
+(``bench/sink_bench.py``). An index built before keeps its own schema (:class:`Bm25Index` opens it
+with the one it was written with) and works as it did.
 
->>> safe_query_text('0-dimensional AND "quoted" +x NOT y')
-'0 dimensional and quoted x not y'
+>>> safe_query_text('0-dimensional AND "quoted" +x NOT y epoll_wait')
+'0 dimensional and quoted x not y epoll wait'
 """
 
 from __future__ import annotations
@@ -31,7 +36,9 @@ from typing import Protocol
 import pyarrow as pa
 import tantivy
 
-_WORD = re.compile(r"\w+", re.UNICODE)
+#: A query word: a run of letters and digits (``str.isalnum``), each of which tantivy's tokenizer
+#: also keeps whole, so no query word becomes a phrase (which a field without positions refuses).
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
 #: The chunk columns a BM25 document is made of.
 BM25_COLUMNS = ("chunk_id", "doc_id", "title", "section_path", "section_facet", "text")
 MAX_WRITER_THREADS = 8  # tantivy's indexing threads stop paying off beyond ~8 (and each needs its own heap)
@@ -69,13 +76,12 @@ def document_json(row: dict) -> str:
     """One chunk (keys: :data:`BM25_COLUMNS`) as the tantivy JSON document :meth:`Bm25Index.add_json` takes.
     Fragment-writing workers render these, so the writer's thread only hands strings to tantivy.
 
-    >>> document_json({"chunk_id": "c", "doc_id": "d", "title": None, "section_path": "", "section_facet": "/d/s",
+    >>> document_json({"chunk_id": "c", "doc_id": "d", "title": "T", "section_path": "", "section_facet": "/d/s",
     ...                "text": "x"})
-    '{"chunk_id": "c", "doc_id": "d", "text": "x", "title": "", "section_path": "", "section": "/d/s"}'
+    '{"chunk_id": "c", "doc_id": "d", "text": "T\\\\nx", "section": "/d/s"}'
     """
     body = "\n".join(p for p in (row["title"], row["section_path"], row["text"]) if p)
     return json.dumps({"chunk_id": row["chunk_id"], "doc_id": row["doc_id"], "text": body,
-                       "title": row["title"] or "", "section_path": row["section_path"] or "",
                        "section": row["section_facet"]})
 
 
@@ -86,10 +92,23 @@ def _strings(values: Iterable[str] | pa.Array) -> Iterable[str]:
 def safe_query_text(text: str, *, max_terms: int = 64) -> str:
     """Reduce free text to lower-cased word tokens so tantivy's query parser sees no operators,
     phrases or field syntax (``AND``/``OR``/``NOT``/``+``/``-``/``:``/quotes)."""
-    return " ".join(t.lower() for t in _WORD.findall(text)[:max_terms])
+    return " ".join(_WORD.findall(text.lower())[:max_terms])  # lower first: "İ" lowers to "i" + a combining dot
 
 
 def _schema() -> tantivy.Schema:
+    """The schema of a new index (see the module docstring); the ids need no frequencies either."""
+    sb = tantivy.SchemaBuilder()
+    sb.add_text_field("chunk_id", stored=True, tokenizer_name="raw", index_option="basic")
+    sb.add_text_field("doc_id", stored=True, tokenizer_name="raw", index_option="basic")
+    sb.add_text_field("text", stored=False, tokenizer_name="en_stem", index_option="freq")
+    sb.add_facet_field("section")
+    return sb.build()
+
+
+def schema_before_2026_11() -> tantivy.Schema:
+    """The schema indexes were built with before 2026-11 (positions; ``title`` and ``section_path``
+    fields no query read): such indexes still open and work; tests and ``bench/sink_bench.py`` build
+    one to compare. Its documents are :func:`document_json`'s plus ``title`` and ``section_path``."""
     sb = tantivy.SchemaBuilder()
     sb.add_text_field("chunk_id", stored=True, tokenizer_name="raw")
     sb.add_text_field("doc_id", stored=True, tokenizer_name="raw")
@@ -112,12 +131,14 @@ class Bm25Index:
 
     def __init__(self, path: Path, *, create: bool = False) -> None:
         self.path = Path(path)
-        if create:
+        if self.path.is_dir() and tantivy.Index.exists(str(self.path)):  # with the schema it was built with (older ones differ)
+            self.index = tantivy.Index.open(str(self.path))
+        elif create:
             self.path.mkdir(parents=True, exist_ok=True)
-        elif not tantivy.Index.exists(str(self.path)):
+            self.index = tantivy.Index(_schema(), path=str(self.path))
+        else:
             raise FileNotFoundError(f"no BM25 index at {self.path}: run `strata ingest` first")
-        self.schema = _schema()
-        self.index = tantivy.Index(self.schema, path=str(self.path))
+        self.schema = self.index.schema
         self._writer: tantivy.IndexWriter | None = None
 
     # -- writing -------------------------------------------------------------------------------
