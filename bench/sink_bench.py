@@ -242,7 +242,7 @@ def run_workers(batches: list[pa.Table], work: Path, batch_rows: int, shards: in
     from pipelines.sink.fragments import fragment_targets, write_fragments_batch
 
     cfg, store, bm25, cache = _open_index(work, shards)
-    targets = fragment_targets(store, cache, "bench", storage_options={})
+    targets = fragment_targets(store, cache, "bench", storage_options={}, bm25_shards=bm25.shards)
     blocks = _blocks(batches, batch_rows)  # what a fragment task gets: a Ray Data block of ~a commit's chunks
     started = time.perf_counter()
     written = [write_fragments_batch(block, targets_json=targets, unit_chunks=batch_rows) for block in blocks]
@@ -300,7 +300,7 @@ def bm25_threads_sweep(docs: list[str], work: Path, batch_rows: int) -> dict[int
 def bm25_shards_sweep(docs: list[str], doc_ids: list[str], work: Path, batch_rows: int) -> dict[int, float]:
     """Seconds to index the pre-rendered documents routed to 1, 2, 4 … shard writer processes (one
     tantivy thread each, up to the cores), a commit per ``batch_rows`` as the writer does."""
-    from cluster.store.bm25 import open_bm25
+    from cluster.store.bm25 import open_bm25, shards_of
     from pipelines.sink.bm25_shards import ShardWriterPool
 
     out = {}
@@ -308,9 +308,10 @@ def bm25_shards_sweep(docs: list[str], doc_ids: list[str], work: Path, batch_row
     while shards <= min(os.cpu_count() or 1, 8):
         pool = ShardWriterPool(open_bm25(work / f"bm25-shards-{shards}", create=True, shards=shards))
         pool.open_writer(threads=1)
+        numbers = shards_of(doc_ids, shards)  # the workers route documents (``bm25_shard``)
         started = time.perf_counter()
         for i in range(0, len(docs), batch_rows):
-            pool.add_json(docs[i:i + batch_rows], doc_ids[i:i + batch_rows])
+            pool.add_json(docs[i:i + batch_rows], numbers[i:i + batch_rows])
             pool.commit()
         out[shards] = time.perf_counter() - started
         pool.close_writer()

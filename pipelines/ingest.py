@@ -176,7 +176,8 @@ def _run_pipeline(cfg: StrataConfig, pool: EmbedPool, eligible: list[dict[str, f
                                "storage_json": storage_json},
     )
     if ingest.writer == "workers":  # the same nodes as embedding write the fragments; the driver commits them
-        targets = fragment_targets(sink.store, sink.cache, sink.fingerprint, storage_options=shipped.storage.storage_options)
+        targets = fragment_targets(sink.store, sink.cache, sink.fingerprint,
+                                   storage_options=shipped.storage.storage_options, bm25_shards=sink.bm25.shards)
         ds = ds.map_batches(write_fragments_batch, batch_format="pyarrow", batch_size=None,
                             num_cpus=ingest.fragment_task_cpus, resources=resources,
                             fn_kwargs={"targets_json": targets, "unit_chunks": pool.commit_rows})

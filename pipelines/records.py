@@ -56,5 +56,5 @@ WRITTEN_SCHEMA = pa.schema([
     ("n_sections", pa.int32()), ("n_chunks", pa.int32()), ("n_tokens", pa.int64()),
     ("status", pa.string()), ("reason", pa.string()), ("detail", pa.string()),
     ("cache_hits", pa.int32()), ("cache_misses", pa.int32()), ("bm25", pa.list_(pa.string())),
-    ("unit", pa.string()), ("unit_rows", pa.int32()), ("fragments", pa.string()),
+    ("bm25_shard", pa.int32()), ("unit", pa.string()), ("unit_rows", pa.int32()), ("fragments", pa.string()),
 ])

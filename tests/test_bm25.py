@@ -91,7 +91,7 @@ def test_a_sharded_index_keeps_its_shard_count(tmp_path: Path) -> None:
         open_bm25(tmp_path / "idx", create=True, shards=2)
     with pytest.raises(FileNotFoundError, match="run `strata ingest` first"):
         open_bm25(tmp_path / "missing")
-    with pytest.raises(ValueError, match="pass doc_ids"):
+    with pytest.raises(ValueError, match="pass shards"):
         open_bm25(tmp_path / "idx").add_json(['{"chunk_id": "x"}'])
 
 

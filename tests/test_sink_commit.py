@@ -14,7 +14,7 @@ import pytest
 from index_probe import assert_consistent, snapshot
 from support import make_config
 
-from cluster.store.bm25 import Bm25Index, document_json, open_bm25
+from cluster.store.bm25 import Bm25Index, document_json, open_bm25, shards_of
 from cluster.store.embed_cache import EmbeddingCache
 from cluster.store.journal import IngestJournal
 from cluster.store.lance_store import LanceStore
@@ -69,9 +69,9 @@ def _open(cfg, *, batch_rows: int = 7, shards: int = 0):
     return store, cache, sink
 
 
-def _written(batches: list[pa.Table], store, cache) -> list[pa.Table]:
+def _written(batches: list[pa.Table], store, cache, shards: int = 1) -> list[pa.Table]:
     """What the fragment-writing workers send the driver (here in this process)."""
-    targets = fragment_targets(store, cache, "fp", storage_options={})
+    targets = fragment_targets(store, cache, "fp", storage_options={}, bm25_shards=shards)
     return [write_fragments_batch(b, targets_json=targets, unit_chunks=4) for b in batches]
 
 
@@ -85,7 +85,7 @@ def _ingest(cfg, *, workers: bool, version: str = "v1", shards: int = 0) -> Inde
     store, cache, sink = _open(cfg, shards=shards)
     sink.recover()
     batches = _batches(version)
-    for batch in (_written(batches, store, cache) if workers else batches):
+    for batch in (_written(batches, store, cache, sink.bm25.shards) if workers else batches):
         sink.accept(batch)
     sink.close()
     return sink
@@ -205,8 +205,7 @@ def test_crash_while_shard_writers_hold_a_torn_commit_leaves_the_index_exact(tmp
     torn = batches[1].to_pylist()
     sink.journal.begin([d["doc_id"] for d in torn])
     chunks = [dict(c, doc_id=d["doc_id"], title=d["title"]) for d in torn for c in d["chunks"]]
-    sink.bm25.add_json([document_json(c) for c in chunks],
-                       [c["doc_id"] for c in chunks])
+    sink.bm25.add_json([document_json(c) for c in chunks], shards_of([c["doc_id"] for c in chunks], 3))
     sink.bm25.commit()  # BM25 holds the torn documents; LanceDB and documents do not
     sink.bm25._kill()  # the crash: the shard writers die with their locks
     assert open_bm25(cfg.storage.bm25_path).num_docs() == 6 + len(chunks)  # 3 complete docs: 1+2+3 chunks

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Protocol
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import tantivy
 
 #: A query word: a run of letters and digits (``str.isalnum``), each of which tantivy's tokenizer
@@ -56,6 +57,20 @@ def shard_of(doc_id: str, shards: int) -> int:
     if shards <= 1:
         return 0
     return int.from_bytes(hashlib.blake2b(doc_id.encode(), digest_size=8).digest(), "big") % shards
+
+
+def shards_of(doc_ids: Sequence[str] | pa.Array | pa.ChunkedArray, shards: int) -> pa.Array:
+    """:func:`shard_of` of every id (int32), each distinct id hashed once (a document's chunks share
+    it): what :meth:`Bm25Writer.add_json` routes by. Fragment-writing workers compute it per document,
+    so the writer's thread does not.
+
+    >>> shards_of(["a", "b", "a"], 4).to_pylist() == [shard_of("a", 4), shard_of("b", 4), shard_of("a", 4)]
+    True
+    """
+    ids = doc_ids.combine_chunks() if isinstance(doc_ids, pa.ChunkedArray) else pa.array(doc_ids, pa.string())
+    distinct = pc.unique(ids)
+    numbers = pa.array([shard_of(d, shards) for d in distinct.to_pylist()], pa.int32())
+    return pc.take(numbers, pc.index_in(ids, value_set=distinct))
 
 
 def shard_dir(path: Path, shard: int) -> Path:
@@ -171,9 +186,9 @@ class Bm25Index:
         """Add chunk rows (keys: :data:`BM25_COLUMNS`)."""
         self.add_json(document_json(row) for row in rows)
 
-    def add_json(self, documents: Iterable[str] | pa.Array, doc_ids: Sequence[str] | pa.Array | None = None) -> None:
+    def add_json(self, documents: Iterable[str] | pa.Array, shards: Sequence[int] | pa.Array | None = None) -> None:
         """Add documents rendered by :func:`document_json` (the writer's hot path: no per-field Python).
-        ``doc_ids`` (each document's, which routes it in a sharded index) is not needed here."""
+        ``shards`` (each document's shard, which routes it in a sharded index) is not needed here."""
         assert self._writer is not None, "open_writer() first"
         add = self._writer.add_json
         for doc in _strings(documents):
@@ -243,7 +258,9 @@ class Bm25Writer(Protocol):
     shards: int
 
     def open_writer(self, heap_bytes: int | None = None, threads: int = 0) -> None: ...
-    def add_json(self, documents: Iterable[str] | pa.Array, doc_ids: Sequence[str] | pa.Array | None = None) -> None: ...
+    def add_json(self, documents: Iterable[str] | pa.Array, shards: Sequence[int] | pa.Array | None = None) -> None:
+        """Add rendered documents; ``shards``: each one's shard (:func:`shards_of` of its doc_id),
+        required by a sharded index."""
     def delete_documents(self, doc_ids: list[str]) -> None: ...
     def commit(self) -> None: ...
     def close_writer(self) -> None: ...
@@ -291,18 +308,19 @@ class ShardedBm25:
         for part in self.parts:
             part.close_writer()
 
-    def add_json(self, documents: Iterable[str] | pa.Array, doc_ids: Sequence[str] | pa.Array | None = None) -> None:
-        """Add rendered documents, each to the shard of its ``doc_ids`` entry (required here)."""
-        if doc_ids is None:
-            raise ValueError("a sharded BM25 index routes documents by id: pass doc_ids")
+    def add_json(self, documents: Iterable[str] | pa.Array, shards: Sequence[int] | pa.Array | None = None) -> None:
+        """Add rendered documents, each to its ``shards`` entry's shard (required here)."""
+        if shards is None:
+            raise ValueError("a sharded BM25 index routes documents by their shard: pass shards (shards_of(doc_ids))")
         buckets: dict[int, list[str]] = {}
-        for doc, doc_id in zip(_strings(documents), _strings(doc_ids), strict=True):
-            buckets.setdefault(shard_of(doc_id, self.shards), []).append(doc)
+        numbers = shards.to_pylist() if isinstance(shards, (pa.Array, pa.ChunkedArray)) else shards
+        for doc, shard in zip(_strings(documents), numbers, strict=True):
+            buckets.setdefault(shard, []).append(doc)
         for shard, docs in buckets.items():
             self.parts[shard].add_json(docs)
 
     def add_chunks(self, rows: list[dict]) -> None:
-        self.add_json([document_json(row) for row in rows], [row["doc_id"] for row in rows])
+        self.add_json([document_json(row) for row in rows], shards_of([row["doc_id"] for row in rows], self.shards))
 
     def delete_documents(self, doc_ids: list[str]) -> None:
         for shard, ids in self._route(doc_ids).items():

@@ -14,7 +14,7 @@ The actors run on the driver's node (the BM25 directories are on the writer's fi
 reserve no CPUs: they are the driver's helpers, like the driver process itself.
 
 >>> # pool = ShardWriterPool(open_bm25(path, create=True, shards=4)); pool.open_writer()
->>> # pool.add_json(documents, doc_ids); pool.commit(); pool.close_writer()
+>>> # pool.add_json(documents, shards_of(doc_ids, pool.shards)); pool.commit(); pool.close_writer()
 """
 
 from __future__ import annotations
@@ -113,18 +113,17 @@ class ShardWriterPool:
             self._pending.append(self._actors[shard].write.remote(deletes.get(shard, []), documents, rows.get(shard)))
 
     def add_json(self, documents: Sequence[str] | pa.Array | pa.ChunkedArray,
-                 doc_ids: Sequence[str] | pa.Array | pa.ChunkedArray | None = None) -> None:
-        """Send each rendered document to the writer of its ``doc_ids`` entry's shard. The documents
-        go into Ray's shared memory once, as one Arrow array; each shard is sent its row numbers."""
-        if doc_ids is None:
-            raise ValueError("a sharded BM25 index routes documents by id: pass doc_ids")
-        docs, ids = _array(documents), _array(doc_ids)
-        if len(docs) != len(ids):
-            raise ValueError(f"{len(docs)} documents but {len(ids)} doc_ids")
-        distinct = pc.unique(ids)  # route each document id once, not each chunk
-        shards = pc.take(pa.array([shard_of(d, self.shards) for d in distinct.to_pylist()], pa.int32()),
-                         pc.index_in(ids, value_set=distinct))
-        rows = {shard: pc.indices_nonzero(pc.equal(shards, shard)) for shard in range(self.shards)}
+                 shards: Sequence[int] | pa.Array | pa.ChunkedArray | None = None) -> None:
+        """Send each rendered document to the writer of its ``shards`` entry (:func:`cluster.store.bm25.
+        shards_of` of its doc_id). The documents go into Ray's shared memory once, as one Arrow array;
+        each shard is sent its row numbers."""
+        if shards is None:
+            raise ValueError("a sharded BM25 index routes documents by their shard: pass shards (shards_of(doc_ids))")
+        docs = _array(documents)
+        numbers = shards.combine_chunks() if isinstance(shards, pa.ChunkedArray) else pa.array(shards, pa.int32())
+        if len(docs) != len(numbers):
+            raise ValueError(f"{len(docs)} documents but {len(numbers)} shard numbers")
+        rows = {shard: pc.indices_nonzero(pc.equal(numbers, shard)) for shard in range(self.shards)}
         self._send({}, ray.put(docs), {shard: mine for shard, mine in rows.items() if len(mine)})
 
     def delete_documents(self, doc_ids: list[str]) -> None:

@@ -4,13 +4,13 @@ A Ray Data stage after embedding (:func:`write_fragments_batch`, tasks on the wo
 each embedded batch and writes its ``chunks``, ``sections``, new ``embed_cache`` and ``documents``
 rows as *uncommitted* Lance fragments (``lance.fragment.write_fragments``) straight into the index's
 datasets on shared storage. It sends the driver slim rows (:data:`pipelines.records.WRITTEN_SCHEMA`:
-document metadata, the chunks' BM25 documents as tantivy JSON, the fragments' metadata; no
-vectors), and :class:`pipelines.sink.writer.IndexSink` commits them in its journaled order with one
+document metadata, the chunks' BM25 documents as tantivy JSON and the BM25 shard they go to,
+the fragments' metadata; no vectors), and :class:`pipelines.sink.writer.IndexSink` commits them in its journaled order with one
 Lance ``Append`` per table (``documents`` last: its rows mark the documents complete). A document
 row's ``ingested_at`` is when its fragment was written. Fragments nobody commits (a crash) are invisible files that
 :meth:`cluster.store.lance_store.LanceStore.maintain` removes (``delete_unverified``).
 
->>> # targets = fragment_targets(store, cache, fingerprint, storage_options={})
+>>> # targets = fragment_targets(store, cache, fingerprint, storage_options={}, bm25_shards=1)
 >>> # ds = ds.map_batches(write_fragments_batch, batch_format="pyarrow",
 >>> #                     fn_kwargs={"targets_json": targets, "unit_chunks": 4096})
 """
@@ -23,6 +23,7 @@ import uuid
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from cluster.store.bm25 import shards_of
 from cluster.store.embed_cache import EMBED_CACHE, EmbeddingCache, cache_rows, cache_schema
 from cluster.store.lance_store import LanceStore
 from cluster.store.schema import CHUNKS, DOCUMENTS, DOCUMENTS_SCHEMA, SECTIONS, chunks_schema, sections_schema
@@ -33,14 +34,15 @@ from pipelines.sink.flatten import (bm25_documents, commit_slices, document_meta
 
 
 def fragment_targets(store: LanceStore, cache: EmbeddingCache | None, fingerprint: str, *,
-                     storage_options: dict[str, str]) -> str:
+                     storage_options: dict[str, str], bm25_shards: int) -> str:
     """The JSON :func:`write_fragments_batch` needs: each table's dataset URI (must be the same
-    storage on every node), the storage options, the vector dimension and the embedder fingerprint."""
+    storage on every node), the storage options, the vector dimension, the embedder fingerprint and
+    the BM25 index's shard count (workers route each document to its shard)."""
     uris = {name: store.dataset_uri(name) for name in (CHUNKS, SECTIONS, DOCUMENTS)}
     if cache is not None:
         uris[EMBED_CACHE] = cache.table.to_lance().uri
     return json.dumps({"uris": uris, "storage_options": storage_options, "dim": store.dim,
-                       "fingerprint": fingerprint})
+                       "fingerprint": fingerprint, "bm25_shards": bm25_shards})
 
 
 def write_fragments_batch(batch: pa.Table, *, targets_json: str, unit_chunks: int) -> pa.Table:
@@ -82,6 +84,7 @@ def _write_unit(batch: pa.Table, targets: dict) -> pa.Table:
     data = {name: meta.column(name) for name in meta.column_names}
     data.update({name: batch.column(name) for name in ("status", "reason", "detail", "cache_hits", "cache_misses")})
     data["bm25"] = bm25
+    data["bm25_shard"] = shards_of(batch.column("doc_id"), targets["bm25_shards"])
     data["unit"] = pa.array([uuid.uuid4().hex] * n, pa.string())
     data["unit_rows"] = pa.array([n] * n, pa.int32())
     data["fragments"] = pa.array([json.dumps(fragments)] + [None] * (n - 1), pa.string())

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from cluster.store.bm25 import Bm25Writer
+from cluster.store.bm25 import Bm25Writer, shards_of
 from cluster.store.embed_cache import EMBED_CACHE, EmbeddingCache
 from cluster.store.journal import IngestJournal
 from cluster.store.lance_store import LanceStore
@@ -191,8 +191,9 @@ class IndexSink:
                 self.cache.add(self.fingerprint, pc.list_flatten(docs.column("new_cache_keys")),
                                pc.list_flatten(docs.column("new_cache_vectors")))
 
-        def bm25() -> tuple[list[str], pa.ChunkedArray | None]:
-            return bm25_documents(chunk_table), chunk_table.column("doc_id") if self.bm25.shards > 1 else None
+        def bm25() -> tuple[list[str], pa.Array | None]:
+            sharded = self.bm25.shards > 1
+            return bm25_documents(chunk_table), shards_of(chunk_table.column("doc_id"), self.bm25.shards) if sharded else None
 
         def documents(changed: list[str]) -> None:
             rows = documents_table(meta)
@@ -218,10 +219,10 @@ class IndexSink:
             if self.cache is not None:
                 self.cache.append_fragments(fragments.get(EMBED_CACHE, []))
 
-        def bm25() -> tuple[pa.Array, pa.Array | None]:
+        def bm25() -> tuple[pa.Array, pa.Array | None]:  # routed by the workers (their bm25_shard column)
             docs = rows.column("bm25").combine_chunks()
-            ids = pc.take(rows.column("doc_id"), pc.list_parent_indices(docs)) if self.bm25.shards > 1 else None
-            return pc.list_flatten(docs), ids
+            shards = pc.take(rows.column("bm25_shard"), pc.list_parent_indices(docs)) if self.bm25.shards > 1 else None
+            return pc.list_flatten(docs), shards
 
         def documents(changed: list[str]) -> None:  # changed documents' old rows were deleted first
             self.store.append_fragments(DOCUMENTS, fragments.get(DOCUMENTS, []))
@@ -229,11 +230,11 @@ class IndexSink:
         self._commit(rows, lance, cache, bm25, documents)
 
     def _commit(self, meta: pa.Table, lance: Callable[[], None], cache: Callable[[], None],
-                bm25_docs: Callable[[], tuple[list[str] | pa.Array, pa.Array | pa.ChunkedArray | None]],
+                bm25_docs: Callable[[], tuple[list[str] | pa.Array, pa.Array | None]],
                 documents: Callable[[list[str]], None]) -> None:
         """One atomic-by-journal commit of whole documents (see module docstring for the order).
         ``meta``: their :func:`pipelines.sink.flatten.document_meta` columns; ``bm25_docs``: their chunks'
-        BM25 documents and (for a sharded index, else None) each one's doc_id; ``documents``: writes
+        BM25 documents and (for a sharded index, else None) each one's shard; ``documents``: writes
         their ``documents`` rows, given the ids of those that replace an earlier version."""
         from cluster.telemetry.metrics import ingest_metrics
 
