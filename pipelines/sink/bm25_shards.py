@@ -1,10 +1,11 @@
 """One writer process per BM25 shard during an ingest (``ingest.bm25_shards`` > 1).
 
-One tantivy writer indexed 8–21k chunks/s here (``bench/sink_bench.py``; a second thread adds
-30–40%, and tantivy uses at most 8), and its indexing threads spend ~150–200 µs of CPU a chunk inside
+One tantivy writer indexed 13–25k chunks/s here (``bench/sink_bench.py``; a second thread adds
+30–80%, and tantivy uses at most 8), and its indexing threads spend ~60–90 µs of CPU a chunk inside
 the process that owns the writer. A GPU cluster embeds far faster than that, so a sharded index
 (:class:`cluster.store.bm25.ShardedBm25`) gets one :class:`Bm25ShardWriter` actor per shard: each
-holds its shard's writer lock, indexes the documents routed to it and commits when the driver says.
+holds its shard's writer lock, indexes the documents routed to it (the fragment-writing workers
+compute each document's shard) and commits when the driver says.
 The driver stays the only committer: :class:`ShardWriterPool` has the writing methods of a BM25
 index, so :class:`pipelines.sink.writer.IndexSink` drives it in its journaled order, and its
 ``commit`` returns once every shard has committed (a crash before that leaves the journal, and the
