@@ -381,16 +381,20 @@ def test_dashboards_and_alerts_against_a_real_prometheus(prometheus, ray_session
             if all(states.get(name) == "firing" for name in wanted):
                 break
             time.sleep(1)
-        print(f"alerts: {states}; test took {time.monotonic() - t0:.0f} s")
+        p99 = prom.query('histogram_quantile(0.99, sum by (le) '
+                         '(rate(ray_strata_query_stage_seconds_bucket{stage="total"}[5m])))')["result"]
+        print(f"alerts: {states}; search p99 over 5 min: {[r['value'][1] for r in p99]} s; "
+              f"test took {time.monotonic() - t0:.0f} s")
         assert not empty, "dashboard queries without data:\n" + "\n".join(empty)
         assert not nan_only, "dashboard queries that are NaN:\n" + "\n".join(nan_only)
         assert checked >= 75, checked
         assert all(states.get(name) == "firing" for name in wanted), states
         # Nothing else fires, except: StrataQueryNoSuccessfulRequests is TRUE during the no-index phase (every /v1
         # request failed) and may still be firing when the proxy's later 2xx counts have not been exported yet;
-        # in production its `for: 5m` (zeroed here) keeps a short outage like that one quiet. Node memory depends
-        # on the machine, not on Strata.
-        allowed = wanted | {"StrataQueryNoSuccessfulRequests", "RayNodeMemoryHigh"}
+        # in production its `for: 5m` (zeroed here) keeps a short outage like that one quiet. Node memory and
+        # search latency depend on the machine, not on Strata: in the full test suite on 2 cores the p99 of this
+        # short burst of uncached searches has passed 2 s (StrataQueryLatencyP99High, `for: 10m` in production).
+        allowed = wanted | {"StrataQueryNoSuccessfulRequests", "RayNodeMemoryHigh", "StrataQueryLatencyP99High"}
         assert {n for n, s in states.items() if s == "firing"} <= allowed, states
     finally:
         serve.delete(cfg.serve.app_name)
