@@ -209,7 +209,8 @@ def tantivy_baseline(chunks: pa.Table, work: Path) -> float:
 def bm25_schema_comparison(chunks: pa.Table, work: Path, batch_rows: int, rounds: int = 2) -> dict[str, float]:
     """tantivy's CPU µs a chunk with the schema indexes had before 2026-11 (positions, ``title`` and
     ``section_path`` fields) and with today's, on the same chunks: one indexing thread, a commit per
-    ``batch_rows``, the two alternated ``rounds`` times (the best of each kept: this box's speed drifts)."""
+    ``batch_rows``, the two alternated ``rounds`` times (the best of each kept: this box's speed drifts);
+    and each index's bytes on disk a chunk (``<name>_bytes_per_chunk``)."""
     import tantivy
 
     from cluster.store.bm25 import _schema, schema_before_2026_11
@@ -233,6 +234,8 @@ def bm25_schema_comparison(chunks: pa.Table, work: Path, batch_rows: int, rounds
                 writer.commit()
             writer.wait_merging_threads()
             best[name] = min(best.get(name, float("inf")), (time.process_time() - started) / len(docs) * 1e6)
+            files = [f for f in path.rglob("*") if f.is_file()]
+            best[f"{name}_bytes_per_chunk"] = sum(f.stat().st_size for f in files) / len(docs)
     return best
 
 
@@ -447,7 +450,8 @@ def main() -> int:
               f"{k} shards {v:,} chunks/s ({v / GPU_CHUNKS_PER_S:.1f} H100s)" for k, v in shard_projection.items()))
     print(f"tantivy CPU a chunk (1 thread, up to 100k chunks), the schema before 2026-11 (positions, title and "
           f"section_path fields) {schemas['before_2026_11']:.1f} us, today's {schemas['now']:.1f} us "
-          f"(ratio {schemas['now'] / schemas['before_2026_11']:.2f})")
+          f"(ratio {schemas['now'] / schemas['before_2026_11']:.2f}); on disk {schemas['before_2026_11_bytes_per_chunk']:.0f} "
+          f"and {schemas['now_bytes_per_chunk']:.0f} bytes a chunk")
     if not args.no_record:
         RESULTS.parent.mkdir(parents=True, exist_ok=True)
         result["when"] = time.strftime("%Y-%m-%dT%H:%M:%S")
