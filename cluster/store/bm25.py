@@ -45,6 +45,8 @@ BM25_COLUMNS = ("chunk_id", "doc_id", "title", "section_path", "section_facet", 
 MAX_WRITER_THREADS = 8  # tantivy's indexing threads stop paying off beyond ~8 (and each needs its own heap)
 HEAP_BYTES_PER_THREAD = 64_000_000
 MIN_HEAP_BYTES_PER_THREAD = 16_000_000  # tantivy refuses less than ~15 MB a thread
+#: What a sharded writer says when :meth:`Bm25Writer.add_json` gets no shard numbers.
+NEED_SHARDS = "a sharded BM25 index routes documents by their shard: pass shards (shards_of(doc_ids))"
 SHARDS_FILE = "shards.json"  # a sharded index's layout: {"shards": N}; its shards are shard-00 … shard-<N-1>
 
 
@@ -68,6 +70,8 @@ def shards_of(doc_ids: Sequence[str] | pa.Array | pa.ChunkedArray, shards: int) 
     True
     """
     ids = doc_ids.combine_chunks() if isinstance(doc_ids, pa.ChunkedArray) else pa.array(doc_ids, pa.string())
+    if shards <= 1:  # one directory: nothing to hash
+        return pa.array([0] * len(ids), pa.int32())
     distinct = pc.unique(ids)
     numbers = pa.array([shard_of(d, shards) for d in distinct.to_pylist()], pa.int32())
     return pc.take(numbers, pc.index_in(ids, value_set=distinct))
@@ -311,7 +315,7 @@ class ShardedBm25:
     def add_json(self, documents: Iterable[str] | pa.Array, shards: Sequence[int] | pa.Array | None = None) -> None:
         """Add rendered documents, each to its ``shards`` entry's shard (required here)."""
         if shards is None:
-            raise ValueError("a sharded BM25 index routes documents by their shard: pass shards (shards_of(doc_ids))")
+            raise ValueError(NEED_SHARDS)
         buckets: dict[int, list[str]] = {}
         numbers = shards.to_pylist() if isinstance(shards, (pa.Array, pa.ChunkedArray)) else shards
         for doc, shard in zip(_strings(documents), numbers, strict=True):

@@ -29,7 +29,7 @@ import pyarrow.compute as pc
 import ray
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
-from cluster.store.bm25 import Bm25Index, ShardedBm25, shard_of, writer_threads
+from cluster.store.bm25 import NEED_SHARDS, Bm25Index, ShardedBm25, shard_of, writer_threads
 
 #: How long a shard writer waits for its shard's lock: after a crash, Ray reaps the dead driver's
 #: actors (which held the locks) within seconds; another live ingest still fails after this.
@@ -119,7 +119,7 @@ class ShardWriterPool:
         shards_of` of its doc_id). The documents go into Ray's shared memory once, as one Arrow array;
         each shard is sent its row numbers."""
         if shards is None:
-            raise ValueError("a sharded BM25 index routes documents by their shard: pass shards (shards_of(doc_ids))")
+            raise ValueError(NEED_SHARDS)
         docs = _array(documents)
         numbers = shards.combine_chunks() if isinstance(shards, pa.ChunkedArray) else pa.array(shards, pa.int32())
         if len(docs) != len(numbers):
