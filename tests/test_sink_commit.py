@@ -22,7 +22,7 @@ from cluster.store.schema import CHUNKS, DOCUMENTS, SECTIONS
 from pipelines.records import STATUS_FAILED, STATUS_OK, STATUS_UNCHANGED, embedded_schema
 from pipelines.sink.bm25_shards import ShardWriterPool
 from pipelines.sink.fragments import fragment_targets, write_fragments_batch
-from pipelines.sink.writer import IndexSink
+from pipelines.sink.writer import IndexSink, unit_rows
 
 DIM = 384
 
@@ -119,6 +119,26 @@ def test_workers_commit_gives_the_same_index_as_the_driver_writer(tmp_path):
         assert hits_a == hits_b and hits_a
     facet = Bm25Index(workers.storage.bm25_path).search("helium3", section_facet="/doc-003")
     assert [h.doc_id for h in facet] == ["doc-003"] * 4
+
+
+def test_written_rows_recut_anyhow_commit_the_same_index(tmp_path):
+    """Ray Data may cut the fragment tasks' output anywhere: units split over batches, several in one."""
+    whole, recut = make_config(tmp_path / "whole"), make_config(tmp_path / "recut")
+    _ingest(whole, workers=True)
+    store, cache, sink = _open(recut)
+    rows = pa.concat_tables(_written(_batches(), store, cache))
+    for start in range(0, rows.num_rows, 5):
+        sink.accept(rows.slice(start, 5))
+    sink.close()
+    for name, key in ((DOCUMENTS, "doc_id"), (SECTIONS, "section_id"), (CHUNKS, "chunk_id")):
+        assert _rows(whole, name, key) == _rows(recut, name, key), name
+    assert_consistent(snapshot(recut))
+
+
+def test_unit_rows_gathers_a_unit_found_apart():
+    rows = pa.table({"unit": ["a", "a", "b", "a", "c"], "n": [1, 2, 3, 4, 5]})
+    assert [(u, t.column("n").to_pylist()) for u, t in unit_rows(rows)] == [("a", [1, 2, 4]), ("b", [3]), ("c", [5])]
+    assert unit_rows(rows.slice(0, 0)) == []
 
 
 def test_changed_documents_replace_their_old_rows(tmp_path):

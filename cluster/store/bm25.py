@@ -157,6 +157,9 @@ class Bm25Index:
             self.index = tantivy.Index(_schema(), path=str(self.path))
         else:
             raise FileNotFoundError(f"no BM25 index at {self.path}: run `strata ingest` first")
+        # Searches reload explicitly (:meth:`search`), so no reader reloads on every commit behind
+        # their back (an ingest's driver holds every shard, and would reload each on each commit).
+        self.index.config_reader("Manual")
         self.schema = self.index.schema
         self._writer: tantivy.IndexWriter | None = None
 

@@ -27,7 +27,7 @@ class IngestJournal:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_suffix(".tmp")
         with open(tmp, "w") as fh:
-            fh.write(json.dumps({"doc_ids": sorted(set(doc_ids))}))  # one C-encoded string, not a write per id
+            fh.write(json.dumps({"doc_ids": list(dict.fromkeys(doc_ids))}))  # one C-encoded string, not a write per id
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, self.path)

@@ -57,7 +57,8 @@ class Bm25ShardWriter:
     def ready(self) -> bool:
         return True
 
-    def write(self, delete_ids: list[str], documents: pa.Array | None = None, mine: pa.Array | None = None) -> int:
+    def write(self, delete_ids: list[str], documents: pa.Array | pa.ChunkedArray | None = None,
+              mine: pa.Array | None = None) -> int:
         """Delete these documents' chunks, then add rendered chunks (not committed yet): the rows
         ``mine`` of ``documents`` (every shard gets the same array from shared memory, no copies)."""
         if delete_ids:
@@ -116,12 +117,14 @@ class ShardWriterPool:
     def add_json(self, documents: Sequence[str] | pa.Array | pa.ChunkedArray,
                  shards: Sequence[int] | pa.Array | pa.ChunkedArray | None = None) -> None:
         """Send each rendered document to the writer of its ``shards`` entry (:func:`cluster.store.bm25.
-        shards_of` of its doc_id). The documents go into Ray's shared memory once, as one Arrow array;
-        each shard is sent its row numbers."""
+        shards_of` of its doc_id). The documents go into Ray's shared memory once, as Arrow; each
+        shard is sent its row numbers."""
         if shards is None:
             raise ValueError(NEED_SHARDS)
         docs = _array(documents)
-        numbers = shards.combine_chunks() if isinstance(shards, pa.ChunkedArray) else pa.array(shards, pa.int32())
+        if isinstance(shards, pa.ChunkedArray):
+            shards = shards.combine_chunks()
+        numbers = shards if isinstance(shards, pa.Array) else pa.array(shards, pa.int32())
         if len(docs) != len(numbers):
             raise ValueError(f"{len(docs)} documents but {len(numbers)} shard numbers")
         rows = {shard: pc.indices_nonzero(pc.equal(numbers, shard)) for shard in range(self.shards)}
@@ -157,7 +160,6 @@ class ShardWriterPool:
         self._actors, self._pending = [], []
 
 
-def _array(values: Sequence[str] | pa.Array | pa.ChunkedArray) -> pa.Array:
-    if isinstance(values, pa.ChunkedArray):
-        return values.combine_chunks()
-    return values if isinstance(values, pa.Array) else pa.array(values, pa.string())
+def _array(values: Sequence[str] | pa.Array | pa.ChunkedArray) -> pa.Array | pa.ChunkedArray:
+    """Arrow as it comes (a chunked array is not combined: that would copy every document)."""
+    return values if isinstance(values, (pa.Array, pa.ChunkedArray)) else pa.array(values, pa.string())

@@ -53,8 +53,10 @@ def write_fragments_batch(batch: pa.Table, *, targets_json: str, unit_chunks: in
         return WRITTEN_SCHEMA.empty_table()
     targets = json.loads(targets_json)
     n_chunks = pc.fill_null(pc.list_value_length(batch.column("chunks")), 0).to_pylist()
+    # One contiguous array a column (a block is often many small batches concatenated): the
+    # driver's work on these rows is then per column, not per piece.
     return pa.concat_tables([_write_unit(batch.slice(offset, length), targets)
-                             for offset, length in commit_slices(n_chunks, unit_chunks)])
+                             for offset, length in commit_slices(n_chunks, unit_chunks)]).combine_chunks()
 
 
 def _write_unit(batch: pa.Table, targets: dict) -> pa.Table:

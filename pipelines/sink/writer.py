@@ -31,6 +31,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -106,7 +107,8 @@ class IndexSink:
         chunk/token totals."""
         written = "fragments" in batch.schema.names
         status = batch.column("status")
-        for row in batch.filter(pc.equal(status, STATUS_FAILED)).select(["doc_id", "path", "reason", "detail"]).to_pylist():
+        failed = batch.select(["doc_id", "path", "reason", "detail"]).filter(pc.equal(status, STATUS_FAILED))
+        for row in failed.to_pylist():
             detail = row["detail"] or ""
             if row["doc_id"] in self.known:  # a document that turned bad: nothing is deleted, say so
                 detail = f"{detail}; the index keeps its last good version" if detail else "the index keeps its last good version"
@@ -133,11 +135,10 @@ class IndexSink:
 
     def _accept_written(self, batch: pa.Table) -> None:
         """Collect worker rows by unit; a complete unit's ok rows (fragments on its first) are buffered."""
-        units = pc.unique(batch.column("unit")).to_pylist()
-        for unit in units:
-            parts = self._units.setdefault(unit, [])  # (no copy of the rows when the batch is one unit)
-            parts.append(batch if len(units) == 1 else batch.filter(pc.equal(batch.column("unit"), unit)))
-            rows = pa.concat_tables(parts)
+        for unit, rows_of_unit in unit_rows(batch):
+            parts = self._units.setdefault(unit, [])
+            parts.append(rows_of_unit)
+            rows = parts[0] if len(parts) == 1 else pa.concat_tables(parts)
             if rows.num_rows < rows.column("unit_rows")[0].as_py():
                 continue
             del self._units[unit]
@@ -219,10 +220,12 @@ class IndexSink:
             if self.cache is not None:
                 self.cache.append_fragments(fragments.get(EMBED_CACHE, []))
 
-        def bm25() -> tuple[pa.Array, pa.Array | None]:  # routed by the workers (their bm25_shard column)
-            docs = rows.column("bm25").combine_chunks()
-            shards = pc.take(rows.column("bm25_shard"), pc.list_parent_indices(docs)) if self.bm25.shards > 1 else None
-            return pc.list_flatten(docs), shards
+        def bm25() -> tuple[pa.ChunkedArray, pa.Array | None]:  # routed by the workers (their bm25_shard column)
+            docs = rows.column("bm25")  # (not combined: a copy of every rendered chunk)
+            if self.bm25.shards <= 1:
+                return pc.list_flatten(docs), None
+            per_doc = pc.fill_null(pc.list_value_length(docs), 0).to_numpy()
+            return pc.list_flatten(docs), pa.array(np.repeat(rows.column("bm25_shard").to_numpy(), per_doc))
 
         def documents(changed: list[str]) -> None:  # changed documents' old rows were deleted first
             self.store.append_fragments(DOCUMENTS, fragments.get(DOCUMENTS, []))
@@ -241,7 +244,7 @@ class IndexSink:
         started = t = time.perf_counter()
         c = self.counts
         doc_ids = meta.column("doc_id").to_pylist()
-        changed = [d for d in doc_ids if d in self.known]
+        changed = sorted(self.known.keys() & set(doc_ids)) if self.known else []
         n_chunks = int(pc.sum(meta.column("n_chunks")).as_py() or 0)
         n_sections = int(pc.sum(meta.column("n_sections")).as_py() or 0)
         n_tokens = int(pc.sum(meta.column("n_tokens")).as_py() or 0)
@@ -262,10 +265,8 @@ class IndexSink:
             documents(changed)
             self.journal.commit()
             c.timed("documents", t)
-        for doc_id, content_hash, n_bytes, mtime in zip(doc_ids, meta.column("content_hash").to_pylist(),
-                                                        meta.column("n_bytes").to_pylist(),
-                                                        meta.column("mtime_ns").to_pylist()):
-            self.known[doc_id] = (n_bytes, mtime, content_hash)
+        self.known.update(zip(doc_ids, zip(meta.column("n_bytes").to_pylist(), meta.column("mtime_ns").to_pylist(),
+                                           meta.column("content_hash").to_pylist())))
         c.updated += len(changed)
         c.new += len(doc_ids) - len(changed)
         c.chunks += n_chunks
@@ -285,3 +286,25 @@ class IndexSink:
         self.bm25.close_writer()
         if self._units:
             raise RuntimeError(f"{len(self._units)} worker batches arrived incomplete; none of their rows is committed")
+
+
+def unit_rows(batch: pa.Table) -> list[tuple[str, pa.Table]]:
+    """``(unit, its rows)`` of each unit in a worker-written batch, in order: zero-copy slices, as a
+    unit's rows arrive contiguous (a fragment task writes them so and Ray Data keeps row order);
+    rows of a unit found apart are gathered with a filter.
+
+    >>> t = pa.table({"unit": ["a", "a", "b"], "n": [1, 2, 3]})
+    >>> [(u, rows.column("n").to_pylist()) for u, rows in unit_rows(t)]
+    [('a', [1, 2]), ('b', [3])]
+    """
+    units = batch.column("unit")
+    if not batch.num_rows:
+        return []
+    starts = [0]
+    if batch.num_rows > 1:
+        starts += (pc.indices_nonzero(pc.not_equal(units[1:], units[:-1])).to_numpy() + 1).tolist()
+    names = [units[i].as_py() for i in starts]
+    if len(set(names)) < len(names):  # a unit in two runs
+        return [(unit, batch.filter(pc.equal(units, unit))) for unit in dict.fromkeys(names)]
+    ends = starts[1:] + [batch.num_rows]
+    return [(unit, batch.slice(start, end - start)) for unit, start, end in zip(names, starts, ends)]
