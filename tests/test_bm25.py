@@ -144,3 +144,17 @@ def test_no_query_text_makes_the_parser_fail_on_an_index_without_positions(tmp_p
         tricky.append("".join(chr(rng.choice(rng.choice(pools))) for _ in range(rng.randint(1, 24))))
     for text in tricky:
         index.search(text, k=3)  # raises ValueError if a word became a phrase
+
+
+def test_a_reader_opened_before_a_commit_finds_what_it_added(tmp_path: Path) -> None:
+    """Readers do not reload on every commit behind a search's back (an ingest's driver holds every
+    shard): a search reloads, so it sees the latest commit all the same."""
+    reader = Bm25Index(tmp_path, create=True)
+    assert reader.search("helium", k=5) == []
+    writer = Bm25Index(tmp_path)
+    writer.open_writer(threads=1)
+    writer.add_chunks([_row("c1", "helium lines")])
+    writer.commit()
+    writer.close_writer()
+    assert [hit.chunk_id for hit in reader.search("helium", k=5)] == ["c1"]
+    assert reader.num_docs() == 1
