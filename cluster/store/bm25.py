@@ -69,9 +69,9 @@ def shards_of(doc_ids: Sequence[str] | pa.Array | pa.ChunkedArray, shards: int) 
     >>> shards_of(["a", "b", "a"], 4).to_pylist() == [shard_of("a", 4), shard_of("b", 4), shard_of("a", 4)]
     True
     """
-    ids = doc_ids.combine_chunks() if isinstance(doc_ids, pa.ChunkedArray) else pa.array(doc_ids, pa.string())
     if shards <= 1:  # one directory: nothing to hash
-        return pa.array([0] * len(ids), pa.int32())
+        return pa.array([0] * len(doc_ids), pa.int32())
+    ids = doc_ids.combine_chunks() if isinstance(doc_ids, pa.ChunkedArray) else pa.array(doc_ids, pa.string())
     distinct = pc.unique(ids)
     numbers = pa.array([shard_of(d, shards) for d in distinct.to_pylist()], pa.int32())
     return pc.take(numbers, pc.index_in(ids, value_set=distinct))
