@@ -123,19 +123,22 @@ class IngestConfig(BaseModel):
                                                         "CPUs embed (a commit every minute or so on 2 cores), 65536 "
                                                         "when GPUs do (a commit's fixed costs stay under the driver's "
                                                         "per-chunk work at 150k chunks/s; bench/sink_bench.py)")
-    writer: Literal["driver", "workers"] = Field(
-        "driver", description="driver: the driver flattens and writes every row (LanceDB table.add); workers: a Ray "
-                              "task stage after embedding writes the Lance fragments on the worker nodes and the "
-                              "driver only commits them (one Append per table; storage.data_dir / lance_uri must be "
-                              "storage every worker node shares)")
+    writer: Literal["auto", "driver", "workers"] = Field(
+        "auto", description="driver: the driver flattens and writes every row (LanceDB table.add); workers: a Ray "
+                            "task stage after embedding writes the Lance fragments on the worker nodes and the "
+                            "driver only commits them (one Append per table; storage.data_dir / lance_uri must be "
+                            "storage every worker node shares, as the embedding actors' cache lookups need "
+                            "anyway); auto: workers when GPUs embed, driver when CPUs do")
     fragment_task_cpus: float = Field(0.25, gt=0, description="logical CPUs per fragment-writing task (writer = workers)")
     bm25_threads: int = Field(0, ge=0, description="tantivy indexing threads of the writer (of each shard's writer); "
                                                    "0: the driver's cores shared out among the shards, at most 8")
     bm25_shards: int = Field(0, ge=0, le=64, description="BM25 shards of a new index, each with its own writer process "
                                                          "on the driver's node during an ingest (one shard writer "
                                                          "indexes ~8-15k chunks/s: two shards per H100 embedder); "
-                                                         "0: as the index has, 1 for a new one. An existing index "
-                                                         "keeps its count")
+                                                         "0: as the index has; for a new one 1 when CPUs embed, two "
+                                                         "per embedding GPU when GPUs do (at most the driver node's "
+                                                         "CPUs less one, at least 2). An existing index keeps its "
+                                                         "count")
     embed_cache: bool = Field(True, description="reuse vectors stored in the index's embed_cache table, keyed by "
                                                 "(embedder fingerprint, text hash); embed only the misses")
     progress: bool = True

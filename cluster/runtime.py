@@ -45,6 +45,17 @@ def eligible_node_resources(required: dict[str, float], nodes: list[dict] | None
             if n.get("Alive") and all(n["Resources"].get(k, 0) > 0 for k in required)]
 
 
+def driver_node_cpus(nodes: list[dict] | None = None) -> float | None:
+    """The CPUs of the node this process runs on (where the single writer and its BM25 shard
+    writers run), or None when Ray does not list it; ``nodes`` defaults to ``ray.nodes()``.
+
+    >>> # driver_node_cpus()  # 2.0 on an embedded Ray on this machine
+    """
+    node_id = ray.get_runtime_context().get_node_id()
+    nodes = ray.nodes() if nodes is None else nodes
+    return next((float(n["Resources"].get("CPU", 0.0)) for n in nodes if n.get("NodeID") == node_id), None)
+
+
 def telemetry_env(cfg: StrataConfig) -> dict[str, str]:
     """Environment that makes Ray workers export spans like the driver does.
 

@@ -14,7 +14,7 @@ import ray
 
 from cluster.config import StrataConfig, absolute_paths
 from cluster.models.registry import resolve_embedder
-from cluster.runtime import eligible_node_resources, init_ray, telemetry_env
+from cluster.runtime import driver_node_cpus, eligible_node_resources, init_ray, telemetry_env
 from cluster.store.bm25 import Bm25Index, ShardedBm25, open_bm25
 from cluster.store.embed_cache import EmbeddingCache
 from cluster.store.journal import IngestJournal
@@ -34,13 +34,14 @@ from pipelines.stages.embed import EmbedDocuments, EmbedPool, plan_embed_pool
 from pipelines.stages.parse_chunk import parse_chunk_batch
 
 
-def open_index_for_write(cfg: StrataConfig, tenant: str = DEFAULT_TENANT):
-    """Open (creating if needed) ``tenant``'s index for writing; refuses a different embedder."""
+def open_index_for_write(cfg: StrataConfig, tenant: str = DEFAULT_TENANT, *, new_bm25_shards: int = 1):
+    """Open (creating if needed) ``tenant``'s index for writing; refuses a different embedder.
+    A new BM25 index gets ``ingest.bm25_shards`` shards, or ``new_bm25_shards`` when that is 0."""
     cfg = tenant_config(cfg, tenant)
     resolved = resolve_embedder(cfg.models)
     store = LanceStore.open(cfg.storage, dim=resolved.manifest.dim, create=True)
     store.bind_embedder(resolved.manifest, action="append to this index")
-    bm25 = open_bm25(cfg.storage.bm25_path, create=True, shards=cfg.ingest.bm25_shards)
+    bm25 = open_bm25(cfg.storage.bm25_path, create=True, shards=cfg.ingest.bm25_shards, new_shards=new_bm25_shards)
     return resolved, store, bm25
 
 
@@ -54,15 +55,16 @@ def run_ingest(cfg: StrataConfig, path: str | Path, *, source: str | None = None
     setup_tracing(cfg.telemetry)
     started = time.perf_counter()
     report = IngestReport(tenant=tenant)
-    resolved, store, bm25 = open_index_for_write(cfg)
     init_ray(cfg.ray, env=telemetry_env(cfg))
     from cluster.telemetry.metrics import ingest_metrics
 
     metrics = ingest_metrics()
-    cache = EmbeddingCache.open(cfg.storage, dim=store.dim, create=True) if cfg.ingest.embed_cache else None
-    # The embedding pool sets the commit size too: GPUs embed ~100x faster than these CPUs.
+    # The embedding pool shapes the writer too: GPUs embed ~100x faster than these CPUs, so on GPUs
+    # workers write the Lance fragments, commits are larger and a new BM25 index is sharded.
     eligible = eligible_node_resources(cfg.ingest.worker_resources)
-    pool = plan_embed_pool(cfg.ingest, cfg.embedder, eligible)
+    pool = plan_embed_pool(cfg.ingest, cfg.embedder, eligible, driver_cpus=driver_node_cpus())
+    resolved, store, bm25 = open_index_for_write(cfg, new_bm25_shards=pool.bm25_shards)
+    cache = EmbeddingCache.open(cfg.storage, dim=store.dim, create=True) if cfg.ingest.embed_cache else None
     # A sharded BM25 index is written by one process per shard (the driver still decides every commit).
     bm25_writer = ShardWriterPool(bm25) if isinstance(bm25, ShardedBm25) else bm25
     sink = IndexSink(store, bm25_writer, IngestJournal(cfg.storage.journal_path), known=store.known_documents(),
@@ -175,7 +177,7 @@ def _run_pipeline(cfg: StrataConfig, pool: EmbedPool, eligible: list[dict[str, f
         fn_constructor_kwargs={"models_json": models_json, "embedder_json": pool.embedder.model_dump_json(),
                                "storage_json": storage_json},
     )
-    if ingest.writer == "workers":  # the same nodes as embedding write the fragments; the driver commits them
+    if pool.writer == "workers":  # the same nodes as embedding write the fragments; the driver commits them
         targets = fragment_targets(sink.store, sink.cache, sink.fingerprint,
                                    storage_options=shipped.storage.storage_options, bm25_shards=sink.bm25.shards)
         ds = ds.map_batches(write_fragments_batch, batch_format="pyarrow", batch_size=None,

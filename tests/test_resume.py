@@ -9,6 +9,7 @@ import sys
 import time
 
 import pyarrow as pa
+import pytest
 from index_probe import assert_consistent, snapshot
 from support import REPO, SAMPLES, make_config
 
@@ -26,11 +27,19 @@ def _chunk_rows(cfg) -> int:
         return 0
 
 
-def test_kill_mid_ingest_then_resume_matches_uninterrupted(tmp_path, sample_index, ray_session):
+#: The two writers (``ingest.writer``): the driver writes every row (the CPU default), or workers
+#: write the Lance fragments and the driver commits them, BM25 in shards each written by its own
+#: process (the GPU default); both must resume to the same index as an uninterrupted ingest.
+WRITERS = {"driver": {}, "workers-sharded": {"writer": "workers", "bm25_shards": 2}}
+
+
+@pytest.mark.parametrize("writer", list(WRITERS))
+def test_kill_mid_ingest_then_resume_matches_uninterrupted(tmp_path, sample_index, ray_session, writer):
     reference_cfg, reference_report = sample_index
-    cfg = make_config(tmp_path / "idx", ingest={"writer_batch_rows": 16})
-    env = {**os.environ, "STRATA_STORAGE__DATA_DIR": str(cfg.storage.data_dir), "STRATA_INGEST__WRITER_BATCH_ROWS": "16",
-           "STRATA_INGEST__EMBED_BATCH_DOCS": "2",
+    settings = {"writer_batch_rows": 16, **WRITERS[writer]}
+    cfg = make_config(tmp_path / "idx", ingest=settings)
+    env = {**os.environ, "STRATA_STORAGE__DATA_DIR": str(cfg.storage.data_dir),
+           **{f"STRATA_INGEST__{key.upper()}": str(value) for key, value in settings.items()},
            "PYTHONPATH": str(REPO),
            # the child driver joins this session's Ray cluster (as `strata ingest` does with RAY_ADDRESS on a
            # real cluster); killing it kills the driver and, through Ray's ownership, its actors and tasks
@@ -58,6 +67,7 @@ def test_kill_mid_ingest_then_resume_matches_uninterrupted(tmp_path, sample_inde
 
     report = run_ingest(cfg, SAMPLES, source="samples")  # resume in this process
     assert report.failed == []
+    assert open_bm25(cfg.storage.bm25_path).shards == settings.get("bm25_shards", 1)
     resumed, reference = snapshot(cfg), snapshot(reference_cfg)
     assert_consistent(resumed)
     assert resumed["documents"] == reference["documents"]

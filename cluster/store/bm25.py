@@ -366,15 +366,18 @@ class ShardCountError(RuntimeError):
     """An existing index asked for another shard count (the CLI shows the message alone)."""
 
 
-def open_bm25(path: Path, *, create: bool = False, shards: int = 0) -> Bm25Index | ShardedBm25:
+def open_bm25(path: Path, *, create: bool = False, shards: int = 0, new_shards: int = 1) -> Bm25Index | ShardedBm25:
     """The BM25 index at ``path``, one directory or sharded, as its layout says. ``create``: make it
-    if missing, with ``shards`` shards (0 or 1: one directory). An existing index keeps the shard
-    count it was built with; asking for another one is refused (it needs a new index).
+    if missing, with ``shards`` shards, or ``new_shards`` when ``shards`` is 0 (1: one directory).
+    An existing index keeps the shard count it was built with; asking for another one with
+    ``shards`` is refused (it needs a new index).
 
     >>> import tempfile; d = Path(tempfile.mkdtemp())
     >>> open_bm25(d / "a", create=True, shards=3).shards, open_bm25(d / "a").shards
     (3, 3)
-    >>> open_bm25(d / "b", create=True).shards
+    >>> open_bm25(d / "b", create=True).shards, open_bm25(d / "c", create=True, new_shards=4).shards
+    (1, 4)
+    >>> open_bm25(d / "b", create=True, new_shards=4).shards
     1
     >>> open_bm25(d / "b", shards=2)
     Traceback (most recent call last):
@@ -387,7 +390,7 @@ def open_bm25(path: Path, *, create: bool = False, shards: int = 0) -> Bm25Index
     elif path.is_dir() and tantivy.Index.exists(str(path)):
         have = 1
     elif create:
-        have = max(1, shards)
+        have = max(1, shards or new_shards)
         if have > 1:
             path.mkdir(parents=True, exist_ok=True)
             for i in range(have):

@@ -11,6 +11,7 @@ on to the single writer, which stores them.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 
@@ -29,6 +30,9 @@ CPU_UNIT_TOKENS = 16_384  # ~7 s of one single-threaded MiniLM actor: the most a
 GPU_UNIT_TOKENS = 262_144  # ~0.1 s of an H100, far above Ray's per-task overhead
 CPU_COMMIT_ROWS = 4_096  # chunks per writer commit when CPUs embed: ~1 min of 2 cores, progress and a small redo
 GPU_COMMIT_ROWS = 65_536  # when GPUs embed: ~0.4 s of 8 H100s; per-commit costs amortised (bench/sink_bench.py)
+#: BM25 shards of a new index per embedding GPU: one shard writer indexes ~10k chunks/s (82–114 µs of
+#: CPU a chunk, bench/sink_bench.py), one H100 embeds MiniLM-L6 at ~20k chunks/s.
+GPU_BM25_SHARDS_PER_GPU = 2
 
 
 @dataclass(frozen=True)
@@ -40,9 +44,12 @@ class EmbedPool:
     embedder: EmbedderConfig
     unit_tokens: int  # text per work unit (pipelines.sources.units): seconds of work for one actor
     commit_rows: int  # chunks per commit of the single writer (ingest.writer_batch_rows, or by device)
+    writer: str = "driver"  # who writes the Lance rows (ingest.writer, or by device): "driver" or "workers"
+    bm25_shards: int = 1  # BM25 shards if the index is new (ingest.bm25_shards, or by device)
 
 
-def plan_embed_pool(ingest: IngestConfig, embedder: EmbedderConfig, eligible: list[dict[str, float]]) -> EmbedPool:
+def plan_embed_pool(ingest: IngestConfig, embedder: EmbedderConfig, eligible: list[dict[str, float]],
+                    driver_cpus: float | None = None) -> EmbedPool:
     """Size the actor pool from the resources of the nodes that may host it
     (:func:`cluster.runtime.eligible_node_resources`). On GPUs
     (``embedder.device`` not ``cpu`` and an eligible GPU, or ``embed_actor_gpus`` set) there is one
@@ -55,25 +62,45 @@ def plan_embed_pool(ingest: IngestConfig, embedder: EmbedderConfig, eligible: li
     ``ingest.unit_tokens`` is set. The writer commits :data:`CPU_COMMIT_ROWS` or
     :data:`GPU_COMMIT_ROWS` chunks at a time unless ``ingest.writer_batch_rows`` is set.
 
+    GPUs embed faster than one process writes (``bench/sink_bench.py``), so on GPUs the writer is
+    ``workers`` (they write the Lance fragments, the driver commits them) and a new index gets
+    :data:`GPU_BM25_SHARDS_PER_GPU` BM25 shards per embedding GPU, each indexed by its own process
+    on the driver's node (``driver_cpus``, when known, less one for the driver; at least 2), unless
+    ``ingest.writer`` / ``ingest.bm25_shards`` say otherwise. On CPUs the driver writes, one shard.
+
     >>> pool = plan_embed_pool(IngestConfig(), EmbedderConfig(), [{"CPU": 2.0}])
     >>> pool.actors, pool.gpus, pool.embedder.threads, pool.unit_tokens, pool.commit_rows
     (2, 0.0, 1, 16384, 4096)
-    >>> gpu_pool = plan_embed_pool(IngestConfig(), EmbedderConfig(), [{"CPU": 8.0, "GPU": 2.0}])
-    >>> gpu_pool.actors, gpu_pool.commit_rows
-    (2, 65536)
+    >>> pool.writer, pool.bm25_shards
+    ('driver', 1)
+    >>> gpu_pool = plan_embed_pool(IngestConfig(), EmbedderConfig(), [{"CPU": 17.0}] + [{"CPU": 8.0, "GPU": 2.0}] * 4,
+    ...                            driver_cpus=17.0)
+    >>> gpu_pool.actors, gpu_pool.commit_rows, gpu_pool.writer, gpu_pool.bm25_shards
+    (8, 65536, 'workers', 16)
+    >>> plan_embed_pool(IngestConfig(), EmbedderConfig(), [{"CPU": 8.0, "GPU": 8.0}], driver_cpus=8.0).bm25_shards
+    7
     """
     gpus_seen = sum(r.get("GPU", 0) for r in eligible)
     gpus = ingest.embed_actor_gpus or (1.0 if embedder.device != "cpu" and gpus_seen >= 1 else 0.0)
     if gpus:
         actors = ingest.embed_actors or max(1, int(gpus_seen // gpus))
+        shards = GPU_BM25_SHARDS_PER_GPU * math.ceil(actors * gpus)
+        if driver_cpus is not None:
+            shards = min(shards, int(driver_cpus) - 1)
         return EmbedPool(actors, gpus, embedder, ingest.unit_tokens or GPU_UNIT_TOKENS,
-                         ingest.writer_batch_rows or GPU_COMMIT_ROWS)
+                         ingest.writer_batch_rows or GPU_COMMIT_ROWS,
+                         writer=_writer(ingest, "workers"), bm25_shards=ingest.bm25_shards or min(64, max(2, shards)))
     unit, commit_rows = ingest.unit_tokens or CPU_UNIT_TOKENS, ingest.writer_batch_rows or CPU_COMMIT_ROWS
+    cpu = {"writer": _writer(ingest, "driver"), "bm25_shards": ingest.bm25_shards or 1}
     if ingest.embed_actors:
-        return EmbedPool(ingest.embed_actors, 0.0, embedder, unit, commit_rows)
+        return EmbedPool(ingest.embed_actors, 0.0, embedder, unit, commit_rows, **cpu)
     cpus = int(sum(r.get("CPU", 0) for r in eligible))
     return EmbedPool(max(1, cpus), 0.0, embedder.model_copy(update={"threads": embedder.threads or 1}), unit,
-                     commit_rows)
+                     commit_rows, **cpu)
+
+
+def _writer(ingest: IngestConfig, auto: str) -> str:
+    return auto if ingest.writer == "auto" else ingest.writer
 
 
 class EmbedDocuments:
