@@ -12,7 +12,7 @@ from pathlib import Path
 
 import ray
 
-from cluster.config import StrataConfig, absolute_paths
+from cluster.config import IngestConfig, StrataConfig, absolute_paths
 from cluster.models.registry import resolve_embedder
 from cluster.runtime import driver_node_cpus, eligible_node_resources, init_ray, telemetry_env
 from cluster.store.bm25 import Bm25Index, ShardedBm25, open_bm25
@@ -92,6 +92,9 @@ def run_ingest(cfg: StrataConfig, path: str | Path, *, source: str | None = None
             if report.unchanged:
                 metrics.documents.inc(report.unchanged, tags={"status": "unchanged"})
             if items:
+                report.plan = {"embed_actors": pool.actors, "device": "GPU" if pool.gpus else "CPU",
+                               "parse_tasks": _parse_tasks(cfg.ingest, eligible), "writer": pool.writer,
+                               "commit_rows": pool.commit_rows, "bm25_shards": bm25.shards}
                 _run_pipeline(cfg, pool, eligible, items, sink, report, metrics, started)
             sink.close()
             if prune and label is not None:
@@ -150,7 +153,7 @@ def _run_pipeline(cfg: StrataConfig, pool: EmbedPool, eligible: list[dict[str, f
     ctx = ray.data.DataContext.get_current()
     ctx.enable_progress_bars = False
     ctx.verbose_progress = False
-    parse_tasks = ingest.parse_tasks or max(1, int(sum(r.get("CPU", 0) for r in eligible)) // 2)
+    parse_tasks = _parse_tasks(ingest, eligible)
     # The workers may be other machines: they get the settings as JSON, model paths resolved here.
     shipped = absolute_paths(cfg)
     models_json = shipped.models.model_dump_json()
@@ -196,6 +199,11 @@ def _run_pipeline(cfg: StrataConfig, pool: EmbedPool, eligible: list[dict[str, f
     finally:
         report.pipeline_s = round(time.perf_counter() - started, 2)
         progress.close()
+
+
+def _parse_tasks(ingest: IngestConfig, eligible: list[dict[str, float]]) -> int:
+    """Parse/chunk tasks at once: ``ingest.parse_tasks``, or half the eligible CPUs (at least 1)."""
+    return ingest.parse_tasks or max(1, int(sum(r.get("CPU", 0) for r in eligible)) // 2)
 
 
 def _prune(store: LanceStore, bm25: Bm25Index | ShardedBm25, source: str, seen: set[str]) -> int:

@@ -2,6 +2,10 @@
 
 >>> print(IngestReport(files_seen=2, new=1, failed=[("x.bin", "binary", "NUL bytes")]).summary().splitlines()[0])
 Ingest: 2 files seen, 1 new, 0 updated, 0 unchanged, 0 deleted, 1 skipped/failed
+>>> plan = {"embed_actors": 8, "device": "GPU", "parse_tasks": 8, "writer": "workers", "commit_rows": 65536,
+...         "bm25_shards": 16}
+>>> print(IngestReport(plan=plan).summary().splitlines()[2])
+Pipeline: 8 embedding actor(s) on GPU, 8 parse task(s) at a time, workers writer, 65,536-chunk commits, BM25 in 16 shard(s)
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ class IngestReport:
     index_actions: dict[str, str] = field(default_factory=dict)
     totals: dict[str, int] = field(default_factory=dict)
     tenant: str = "default"
+    plan: dict[str, object] = field(default_factory=dict)  # how the pipeline ran: actors, device, writer, shards
 
     @property
     def cache_hit_rate(self) -> float:
@@ -52,6 +57,11 @@ class IngestReport:
             f"Wrote {self.sections} sections, {self.chunks} chunks, {self.tokens} tokens in {self.commits} commits; "
             f"{self.elapsed_s:.1f}s ({self.tokens_per_s:,.0f} tokens/s)",
         ]
+        if self.plan:
+            p = self.plan
+            lines.append(f"Pipeline: {p['embed_actors']} embedding actor(s) on {p['device']}, {p['parse_tasks']} parse "
+                         f"task(s) at a time, {p['writer']} writer, {p['commit_rows']:,}-chunk commits, "
+                         f"BM25 in {p['bm25_shards']} shard(s)")
         if self.cache_hits or self.cache_misses:
             lines.append(f"Embedding cache: {self.cache_hits} of {self.cache_hits + self.cache_misses} texts reused "
                          f"({self.cache_hit_rate:.0%}), {self.cache_misses} embedded")
@@ -80,4 +90,5 @@ class IngestReport:
             "first_batch_s": self.first_batch_s, "pipeline_s": self.pipeline_s,
             "tokens_per_s": self.tokens_per_s, "index_actions": self.index_actions, "totals": self.totals,
             "failed": [{"path": p, "reason": r, "detail": d} for p, r, d in self.failed], "tenant": self.tenant,
+            "plan": self.plan,
         }
