@@ -14,6 +14,11 @@ queries, 10,000 sign flips). One JSON line per (set, variant) goes to ``bench/re
         --variants base,overlap0,noheader                                       # + LLVM headings (bench/headings_set.py)
 
 A (set, variant) whose report is already in ``--work`` is not run again (delete its folder to rerun).
+``--corpus DIR`` measures only the work, on any corpus (e.g. the Debian documentation of
+``bench/corpora.py``): every file parsed and chunked as the ingest's parse tasks do, per variant,
+and the tokens the embedder would see (the distinct chunk and summary inputs, headers included).
+
+    .venv/bin/python bench/chunking_bench.py --corpus /tmp/strata-bench/corpus-1.7m --variants base,overlap0,noheader
 """
 
 from __future__ import annotations
@@ -112,6 +117,52 @@ def print_set(rows: list[dict]) -> None:
               f"{row['ingest_s'] or float('nan'):>9.1f}  " + "  ".join(cells) + f"   (chunk tokens ×{ratio:.2f})")
 
 
+def corpus_work(corpus: Path, variant: str) -> dict:
+    """Parse and chunk every file under ``corpus`` with a variant's settings (no embedding): chunks,
+    their tokens, and the distinct texts the embedder would get with their tokens."""
+    from cluster.config import load_config
+    from pipelines.chunk import ChunkingConfig
+    from pipelines.sources.files import SourceFile, discover
+    from pipelines.stages.parse_chunk import _max_model_tokens, _tokenizer, process_file
+
+    cfg = load_config(chunking=VARIANTS[variant])
+    models_json = cfg.models.model_dump_json()
+    tokenizer = _tokenizer(models_json)
+    c = cfg.chunking
+    config = ChunkingConfig(chunk_tokens=c.chunk_tokens, overlap_tokens=c.overlap_tokens,
+                            max_model_tokens=_max_model_tokens(models_json), header_tokens=c.header_tokens)
+    started = time.perf_counter()
+    chunks = chunk_tokens = 0
+    texts: set[str] = set()
+    for entry in discover(corpus, include=cfg.ingest.include, exclude=cfg.ingest.exclude,
+                          max_bytes=cfg.ingest.max_file_bytes, source="corpus"):
+        if not isinstance(entry, SourceFile):
+            continue
+        row = process_file({"doc_id": entry.doc_id, "source": entry.source, "path": entry.path,
+                            "relpath": entry.relpath, "size": entry.size, "mtime_ns": entry.mtime_ns,
+                            "known_hash": ""}, tokenizer=tokenizer, config=config,
+                           max_file_bytes=cfg.ingest.max_file_bytes)
+        chunks += len(row["chunks"])
+        chunk_tokens += sum(ch["n_tokens"] for ch in row["chunks"])
+        texts.update(ch["embed_text"] for ch in row["chunks"])
+        texts.update(se["summary_embed_text"] for se in row["sections"])
+    parsed_s = time.perf_counter() - started
+    ordered = sorted(texts)
+    model_tokens = sum(len(e.ids) for e in tokenizer.encode_batch(ordered))  # [CLS] … [SEP], as embedded
+    return {"set": corpus.name, "variant": variant, "chunking": VARIANTS[variant], "chunks": chunks,
+            "chunk_tokens": chunk_tokens, "texts_embedded": len(texts), "model_tokens": model_tokens,
+            "parse_chunk_s": round(parsed_s, 1)}
+
+
+def print_work(rows: list[dict]) -> None:
+    base = rows[0]
+    print(f"\n{base['set']}: the embedding work of each variant (parse + chunk only)")
+    print(f"{'variant':<10} {'chunks':>8} {'chunk tokens':>13} {'texts':>8} {'model tokens':>13} {'÷ ' + base['variant']:>9}")
+    for row in rows:
+        print(f"{row['variant']:<10} {row['chunks']:>8,} {row['chunk_tokens']:>13,} {row['texts_embedded']:>8,} "
+              f"{row['model_tokens']:>13,} {row['model_tokens'] / base['model_tokens']:>9.3f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--variants", default="base,overlap0", help=f"comma-separated, first = reference: {list(VARIANTS)}")
@@ -121,8 +172,17 @@ def main() -> None:
                     help="comma-separated: business-reports, scifact-heldout, llvm-headings (needs --llvm-headings)")
     ap.add_argument("--scifact", type=Path, default=SHARED / "scifact")
     ap.add_argument("--llvm-headings", type=Path, default=None, help="a set built by bench/headings_set.py (test split)")
+    ap.add_argument("--corpus", type=Path, default=None, help="only the embedding work of each variant on this corpus")
     args = ap.parse_args()
     variants, wanted = args.variants.split(","), args.sets.split(",")
+    when = time.strftime("%Y-%m-%dT%H:%M:%S")
+    if args.corpus:
+        rows = [corpus_work(args.corpus, v) for v in variants]
+        print_work(rows)
+        with open(RESULTS, "a") as results:
+            for row in rows:
+                results.write(json.dumps({"bench": "chunking-work", "when": when, **row}) + "\n")
+        return
     if args.llvm_headings and "llvm-headings" not in wanted:
         wanted.append("llvm-headings")
     sets: list[tuple[str, Path, str, str | None]] = []
@@ -134,7 +194,6 @@ def main() -> None:
         sets.append(("llvm-headings", args.llvm_headings, "test", None))
     if "scifact-heldout" in wanted:
         sets.append(("scifact-heldout", args.scifact, "train", str(REPO / "bench" / "data" / "scifact-heldout.txt")))
-    when = time.strftime("%Y-%m-%dT%H:%M:%S")
     with open(RESULTS, "a") as results:
         for set_name, beir_dir, split, queries_file in sets:
             rows = [run_one(args.work, set_name, beir_dir, split, queries_file, v, args.configs) for v in variants]
