@@ -121,16 +121,11 @@ def corpus_work(corpus: Path, variant: str) -> dict:
     """Parse and chunk every file under ``corpus`` with a variant's settings (no embedding): chunks,
     their tokens, and the distinct texts the embedder would get with their tokens."""
     from cluster.config import load_config
-    from pipelines.chunk import ChunkingConfig
     from pipelines.sources.files import SourceFile, discover
-    from pipelines.stages.parse_chunk import _max_model_tokens, _tokenizer, process_file
+    from pipelines.stages.parse_chunk import chunking_setup, process_file
 
     cfg = load_config(chunking=VARIANTS[variant])
-    models_json = cfg.models.model_dump_json()
-    tokenizer = _tokenizer(models_json)
-    c = cfg.chunking
-    config = ChunkingConfig(chunk_tokens=c.chunk_tokens, overlap_tokens=c.overlap_tokens,
-                            max_model_tokens=_max_model_tokens(models_json), header_tokens=c.header_tokens)
+    tokenizer, config = chunking_setup(cfg.models.model_dump_json(), cfg.chunking.model_dump_json())
     started = time.perf_counter()
     chunks = chunk_tokens = 0
     texts: set[str] = set()

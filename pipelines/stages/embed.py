@@ -45,7 +45,7 @@ class EmbedPool:
     unit_tokens: int  # text per work unit (pipelines.sources.units): seconds of work for one actor
     commit_rows: int  # chunks per commit of the single writer (ingest.writer_batch_rows, or by device)
     writer: str = "driver"  # who writes the Lance rows (ingest.writer, or by device): "driver" or "workers"
-    bm25_shards: int = 1  # BM25 shards if the index is new (ingest.bm25_shards, or by device)
+    bm25_shards: int = 1  # BM25 shards of a new index when ingest.bm25_shards is 0 (by device)
 
 
 def plan_embed_pool(ingest: IngestConfig, embedder: EmbedderConfig, eligible: list[dict[str, float]],
@@ -66,7 +66,8 @@ def plan_embed_pool(ingest: IngestConfig, embedder: EmbedderConfig, eligible: li
     ``workers`` (they write the Lance fragments, the driver commits them) and a new index gets
     :data:`GPU_BM25_SHARDS_PER_GPU` BM25 shards per embedding GPU, each indexed by its own process
     on the driver's node (``driver_cpus``, when known, less one for the driver; at least 2), unless
-    ``ingest.writer`` / ``ingest.bm25_shards`` say otherwise. On CPUs the driver writes, one shard.
+    ``ingest.writer`` says otherwise (``ingest.bm25_shards``, when set, wins in
+    :func:`cluster.store.bm25.open_bm25`). On CPUs the driver writes, one shard.
 
     >>> pool = plan_embed_pool(IngestConfig(), EmbedderConfig(), [{"CPU": 2.0}])
     >>> pool.actors, pool.gpus, pool.embedder.threads, pool.unit_tokens, pool.commit_rows
@@ -89,14 +90,14 @@ def plan_embed_pool(ingest: IngestConfig, embedder: EmbedderConfig, eligible: li
             shards = min(shards, int(driver_cpus) - 1)
         return EmbedPool(actors, gpus, embedder, ingest.unit_tokens or GPU_UNIT_TOKENS,
                          ingest.writer_batch_rows or GPU_COMMIT_ROWS,
-                         writer=_writer(ingest, "workers"), bm25_shards=ingest.bm25_shards or min(64, max(2, shards)))
+                         writer=_writer(ingest, "workers"), bm25_shards=min(64, max(2, shards)))
     unit, commit_rows = ingest.unit_tokens or CPU_UNIT_TOKENS, ingest.writer_batch_rows or CPU_COMMIT_ROWS
-    cpu = {"writer": _writer(ingest, "driver"), "bm25_shards": ingest.bm25_shards or 1}
+    writer = _writer(ingest, "driver")
     if ingest.embed_actors:
-        return EmbedPool(ingest.embed_actors, 0.0, embedder, unit, commit_rows, **cpu)
+        return EmbedPool(ingest.embed_actors, 0.0, embedder, unit, commit_rows, writer=writer)
     cpus = int(sum(r.get("CPU", 0) for r in eligible))
     return EmbedPool(max(1, cpus), 0.0, embedder.model_copy(update={"threads": embedder.threads or 1}), unit,
-                     commit_rows, **cpu)
+                     commit_rows, writer=writer)
 
 
 def _writer(ingest: IngestConfig, auto: str) -> str:

@@ -42,16 +42,24 @@ def content_hash(raw: bytes) -> str:
     return hashlib.sha256(raw).hexdigest()[:32]
 
 
+def chunking_setup(models_json: str, chunking_json: str):
+    """The embedder's tokenizer and the :class:`ChunkingConfig` for these settings, as every parse
+    task uses them (also for benchmarks that chunk without Ray).
+
+    >>> # tokenizer, config = chunking_setup(cfg.models.model_dump_json(), cfg.chunking.model_dump_json())
+    """
+    settings = ChunkingSettings.model_validate_json(chunking_json)
+    config = ChunkingConfig(chunk_tokens=settings.chunk_tokens, overlap_tokens=settings.overlap_tokens,
+                            max_model_tokens=_max_model_tokens(models_json), header_tokens=settings.header_tokens)
+    return _tokenizer(models_json), config
+
+
 def parse_chunk_batch(batch: pa.Table, *, models_json: str, chunking_json: str, max_file_bytes: int) -> pa.Table:
     """Parse and chunk every file of ``batch`` (one Ray Data task call): its rows are work units,
     each a ``files`` list of file descriptions (:func:`pipelines.sources.units.work_units`)."""
     from cluster.telemetry.metrics import ingest_metrics
 
-    settings = ChunkingSettings.model_validate_json(chunking_json)
-    tokenizer = _tokenizer(models_json)
-    max_model_tokens = _max_model_tokens(models_json)
-    config = ChunkingConfig(chunk_tokens=settings.chunk_tokens, overlap_tokens=settings.overlap_tokens,
-                            max_model_tokens=max_model_tokens, header_tokens=settings.header_tokens)
+    tokenizer, config = chunking_setup(models_json, chunking_json)
     started = time.perf_counter()
     rows = []
     files = [item for unit in batch.column("files").to_pylist() for item in unit]
