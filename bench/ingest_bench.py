@@ -150,7 +150,11 @@ def timed_ingest(src: Path, data_dir: Path, heartbeat=None) -> tuple[float, int,
                              "--report", str(report_file)], env=env, cwd=REPO)
     ps, peak, beat = psutil.Process(proc.pid), 0, time.perf_counter()
     while proc.poll() is None:
-        peak = max(peak, _tree_rss(ps))
+        by_process = _tree_rss(ps)
+        if sum(by_process.values()) > peak:  # what each process held at the peak, and when
+            peak = sum(by_process.values())
+            peak_at = {"at_s": round(time.perf_counter() - started, 1),
+                       "mb": {name: round(rss / 2**20) for name, rss in sorted(by_process.items(), key=lambda kv: -kv[1])}}
         time.sleep(0.5)
         if heartbeat is not None and time.perf_counter() - beat > 10:
             heartbeat(time.perf_counter() - started, peak)
@@ -158,7 +162,10 @@ def timed_ingest(src: Path, data_dir: Path, heartbeat=None) -> tuple[float, int,
     wall = time.perf_counter() - started
     if proc.returncode != 0:
         raise SystemExit(f"ingest failed with {proc.returncode}")
-    return wall, peak, json.loads(report_file.read_text())
+    report = json.loads(report_file.read_text())
+    report["peak_rss_by_process"] = peak_at
+    print(f"peak RSS {peak / 2**20:,.0f} MB at {peak_at['at_s']} s: {peak_at['mb']}", flush=True)
+    return wall, peak, report
 
 
 def throughput(tokens: int) -> None:
@@ -233,14 +240,17 @@ def one_small_file(src: Path, min_bytes: int = 2000) -> Path:
 
 
 # -- memory -------------------------------------------------------------------------------------
-def _tree_rss(proc: psutil.Process) -> int:
-    total = 0
+def _tree_rss(proc: psutil.Process) -> dict[str, int]:
+    """RSS of ``proc`` and every descendant (Ray's daemons and workers), by process title
+    (``ray::EmbedActor``, ``raylet``, …; the driver is ``driver``), same titles summed."""
+    by_process: dict[str, int] = {}
     for p in [proc, *proc.children(recursive=True)]:
         try:
-            total += p.memory_info().rss
+            name = "driver" if p.pid == proc.pid else (p.cmdline() or [p.name()])[0].split("/")[-1][:40]
+            by_process[name] = by_process.get(name, 0) + p.memory_info().rss
         except psutil.Error:
             pass
-    return total
+    return by_process
 
 
 def resumable_ingest(tokens: int) -> dict:
@@ -263,7 +273,7 @@ def resumable_ingest(tokens: int) -> dict:
         wall, peak, report = timed_ingest(src, data_dir, heartbeat=beat)
         beat(wall, peak)
         segment.update(exit=0, report={k: report.get(k) for k in ("tokens", "chunks", "new", "elapsed_s", "first_batch_s",
-                                                                  "pipeline_s", "recovered")})
+                                                                  "pipeline_s", "recovered", "peak_rss_by_process")})
         log.write_text(json.dumps(segments, indent=1))
     from cluster.config import load_config
     from cluster.store.lance_store import LanceStore
