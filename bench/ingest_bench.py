@@ -149,6 +149,7 @@ def timed_ingest(src: Path, data_dir: Path, heartbeat=None) -> tuple[float, int,
     proc = subprocess.Popen([sys.executable, "-m", "cli.main", "ingest", str(src), "--source", "bench",
                              "--report", str(report_file)], env=env, cwd=REPO)
     ps, peak, beat = psutil.Process(proc.pid), 0, time.perf_counter()
+    peak_at: dict = {"at_s": None, "mb": {}}
     while proc.poll() is None:
         by_process = _tree_rss(ps)
         if sum(by_process.values()) > peak:  # what each process held at the peak, and when
