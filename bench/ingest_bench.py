@@ -56,8 +56,9 @@ def record(result: dict) -> None:
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     result["when"] = time.strftime("%Y-%m-%dT%H:%M:%S")
     result["cpus"] = os.cpu_count()
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True)
-    result["commit"] = commit.stdout.strip() if commit.returncode == 0 else None
+    from offline.eval.retrieval import git_commit
+
+    result["commit"] = git_commit(REPO)
     with open(RESULTS, "a") as fh:
         fh.write(json.dumps(result) + "\n")
     print(json.dumps(result, indent=2))
