@@ -74,6 +74,9 @@ class EmbedderConfig(BaseModel):
                                                         "(ingest's auto-sized CPU actor pool: 1 per actor)")
     device: Literal["auto", "cpu", "cuda"] = "auto"
     cpu_mem_arena: bool = Field(True, description="onnxruntime CPU memory arena; off trades some speed for less RSS")
+    mem_pattern: bool = Field(False, description="onnxruntime memory-pattern planning: it keeps a plan (and arena "
+                                                 "blocks) for every input shape it sees, so a long ingest's RSS keeps "
+                                                 "growing with it on; no faster here")
 
 
 class ChunkingSettings(BaseModel):

@@ -35,6 +35,20 @@ def test_real_embedder_ranks_related_text_higher(installed_models):
     assert float(q @ pos) > float(q @ neg) + 0.2
 
 
+def test_embedder_session_options_reach_onnxruntime(installed_models):
+    """Memory patterns are off by default (an actor's RSS grew with every new input shape), the arena
+    on; both settings reach the session fastembed runs, and the vectors do not depend on them."""
+    resolved = resolve_embedder(make_config("/tmp/unused").models)
+    texts = ["a short text", "a somewhat longer text about protein folding and its measurement"]
+    default = Embedder.load(resolved, EmbedderConfig(threads=1))
+    options = default._model.model.model.get_session_options()
+    assert (options.enable_mem_pattern, options.enable_cpu_mem_arena) == (False, True)
+    other = Embedder.load(resolved, EmbedderConfig(threads=1, mem_pattern=True, cpu_mem_arena=False))
+    options = other._model.model.model.get_session_options()
+    assert (options.enable_mem_pattern, options.enable_cpu_mem_arena) == (True, False)
+    assert np.allclose(default.embed(texts), other.embed(texts), atol=1e-5)
+
+
 def test_other_embedder_is_refused_for_append_and_query(tmp_path, ray_session, installed_models):
     cfg = make_config(tmp_path / "idx")
     corpus = tmp_path / "c"
