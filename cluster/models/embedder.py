@@ -97,10 +97,8 @@ def _load_session(onnx_model, settings: EmbedderConfig) -> None:
     onnxruntime keeps a plan and its arena blocks for every input shape it meets; a length-sorted
     embedder meets a new (batch, length) shape on most calls, so an actor's RSS kept growing over a
     long ingest (+59 MB vs +10 MB over 1,200 chunk texts, the same speed; README, 10M tokens)."""
-    arena = settings.cpu_mem_arena
-
     def session_options(options, _extra) -> None:  # fastembed calls this on the instance
-        options.enable_cpu_mem_arena = arena
+        options.enable_cpu_mem_arena = settings.cpu_mem_arena
         options.enable_mem_pattern = settings.mem_pattern
 
     onnx_model.add_extra_session_options = session_options
