@@ -140,15 +140,17 @@ def fastest_settings(resolved, texts: list[str], sample: int = 800, rounds: int 
     return best(), sweep
 
 
-def timed_ingest(src: Path, data_dir: Path, heartbeat=None) -> tuple[float, int, dict]:
-    """``strata ingest`` with the default settings in a fresh process: (wall s from spawn to exit,
-    peak RSS of it and its Ray processes, its report)."""
+def timed_ingest(src: Path, data_dir: Path, heartbeat=None, *, env: dict[str, str] | None = None,
+                 prune: bool = False) -> tuple[float, int, dict]:
+    """``strata ingest`` with the default settings (but ``env``'s ``STRATA_*`` overrides) in a fresh
+    process: (wall s from spawn to exit, peak RSS of it and its Ray processes, its report)."""
+    overrides = env or {}
     env = {k: v for k, v in os.environ.items() if not k.startswith("STRATA_") and k != "RAY_ADDRESS"}
-    env["STRATA_STORAGE__DATA_DIR"] = str(data_dir)
+    env.update(overrides, STRATA_STORAGE__DATA_DIR=str(data_dir))
     report_file = data_dir.with_suffix(".report.json")
     started = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-m", "cli.main", "ingest", str(src), "--source", "bench",
-                             "--report", str(report_file)], env=env, cwd=REPO)
+                             "--report", str(report_file), *(["--prune"] if prune else [])], env=env, cwd=REPO)
     ps, peak, beat = psutil.Process(proc.pid), 0, time.perf_counter()
     peak_at: dict = {"at_s": None, "mb": {}}
     while proc.poll() is None:

@@ -31,7 +31,7 @@ from pipelines.sink.writer import IndexSink
 from pipelines.sources.files import SkippedFile, SourceFile, discover
 from pipelines.sources.units import BYTES_PER_TOKEN, work_units
 from pipelines.stages.embed import EmbedDocuments, EmbedPool, plan_embed_pool
-from pipelines.stages.parse_chunk import parse_chunk_batch
+from pipelines.stages.parse_chunk import chunking_config, parse_chunk_batch
 
 
 def open_index_for_write(cfg: StrataConfig, tenant: str = DEFAULT_TENANT, *, new_bm25_shards: int = 1):
@@ -74,6 +74,7 @@ def run_ingest(cfg: StrataConfig, path: str | Path, *, source: str | None = None
         with span("ingest", path=str(path)):
             report.recovered = sink.recover()
             items, seen_ids, label = [], set(), None
+            chunking = chunking_config(cfg.models.model_dump_json(), cfg.chunking.model_dump_json()).signature
             with span("ingest.discover"):
                 for entry in discover(Path(path), include=cfg.ingest.include, exclude=cfg.ingest.exclude,
                                       max_bytes=cfg.ingest.max_file_bytes, source=source):
@@ -85,10 +86,13 @@ def run_ingest(cfg: StrataConfig, path: str | Path, *, source: str | None = None
                     label = entry.source
                     seen_ids.add(entry.doc_id)
                     known = sink.known.get(entry.doc_id)
-                    if known and known[0] == entry.size and known[1] == entry.mtime_ns:
+                    # chunked with other settings (or by an older chunker): chunk it again, whatever its bytes
+                    rechunk = known is not None and known[3] is not None and known[3] != chunking
+                    if known and not rechunk and known[0] == entry.size and known[1] == entry.mtime_ns:
                         report.unchanged += 1
                         continue
-                    items.append(_item(entry, known[2] if known else None))
+                    report.rechunked += rechunk
+                    items.append(_item(entry, known[2] if known and not rechunk else None))
             if report.unchanged:
                 metrics.documents.inc(report.unchanged, tags={"status": "unchanged"})
             if items:

@@ -30,8 +30,8 @@ SECTION_STRUCT = pa.struct([
 PARSED_SCHEMA = pa.schema([
     ("doc_id", pa.string()), ("source", pa.string()), ("path", pa.string()), ("abs_path", pa.string()),
     ("title", pa.string()), ("format", pa.string()), ("n_bytes", pa.int64()), ("mtime_ns", pa.int64()),
-    ("content_hash", pa.string()), ("status", pa.string()), ("reason", pa.string()), ("detail", pa.string()),
-    ("n_tokens", pa.int64()), ("chunks", pa.list_(CHUNK_STRUCT)), ("sections", pa.list_(SECTION_STRUCT)),
+    ("content_hash", pa.string()), ("chunking", pa.string()), ("status", pa.string()), ("reason", pa.string()),
+    ("detail", pa.string()), ("n_tokens", pa.int64()), ("chunks", pa.list_(CHUNK_STRUCT)), ("sections", pa.list_(SECTION_STRUCT)),
 ])
 
 
@@ -53,7 +53,7 @@ def embedded_schema(dim: int) -> pa.Schema:
 WRITTEN_SCHEMA = pa.schema([
     ("doc_id", pa.string()), ("source", pa.string()), ("path", pa.string()), ("title", pa.string()),
     ("format", pa.string()), ("n_bytes", pa.int64()), ("mtime_ns", pa.int64()), ("content_hash", pa.string()),
-    ("n_sections", pa.int32()), ("n_chunks", pa.int32()), ("n_tokens", pa.int64()),
+    ("chunking", pa.string()), ("n_sections", pa.int32()), ("n_chunks", pa.int32()), ("n_tokens", pa.int64()),
     ("status", pa.string()), ("reason", pa.string()), ("detail", pa.string()),
     ("cache_hits", pa.int32()), ("cache_misses", pa.int32()), ("bm25", pa.list_(pa.string())),
     ("bm25_shard", pa.int32()), ("unit", pa.string()), ("unit_rows", pa.int32()), ("fragments", pa.string()),

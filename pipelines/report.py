@@ -20,6 +20,7 @@ class IngestReport:
     new: int = 0
     updated: int = 0
     unchanged: int = 0
+    rechunked: int = 0  # of the updated: indexed with other chunking settings (ChunkingConfig.signature)
     deleted: int = 0
     recovered: list[str] = field(default_factory=list)
     sections: int = 0
@@ -57,6 +58,8 @@ class IngestReport:
             f"Wrote {self.sections} sections, {self.chunks} chunks, {self.tokens} tokens in {self.commits} commits; "
             f"{self.elapsed_s:.1f}s ({self.tokens_per_s:,.0f} tokens/s)",
         ]
+        if self.rechunked:
+            lines.append(f"Chunked again: {self.rechunked} documents indexed with other chunking settings")
         if self.plan:
             p = self.plan
             lines.append(f"Pipeline: {p['embed_actors']} embedding actor(s) on {p['device']}, {p['parse_tasks']} parse "
@@ -84,7 +87,7 @@ class IngestReport:
     def to_dict(self) -> dict:
         return {
             "files_seen": self.files_seen, "new": self.new, "updated": self.updated, "unchanged": self.unchanged,
-            "deleted": self.deleted, "recovered": self.recovered, "sections": self.sections, "chunks": self.chunks,
+            "rechunked": self.rechunked, "deleted": self.deleted, "recovered": self.recovered, "sections": self.sections, "chunks": self.chunks,
             "tokens": self.tokens, "commits": self.commits,
             "cache_hits": self.cache_hits, "cache_misses": self.cache_misses, "cache_hit_rate": self.cache_hit_rate, "elapsed_s": self.elapsed_s,
             "first_batch_s": self.first_batch_s, "pipeline_s": self.pipeline_s,

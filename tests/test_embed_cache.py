@@ -60,3 +60,56 @@ def test_cache_is_keyed_by_embedder_and_text(tmp_path):
     assert cache.lookup("embedder-b", [text_key("alpha")]) == {}
     assert cache.lookup("embedder-a", []) == {}
     assert EmbeddingCache.open(make_config(tmp_path / "fresh").storage, dim=4) is None
+
+
+def _chunk_texts(cfg) -> list[tuple[str, str]]:
+    store = LanceStore.open(cfg.storage, dim=384)
+    return sorted(zip(*(store.scan(CHUNKS, ["doc_id", "text"]).column(c).to_pylist() for c in ("doc_id", "text"))))
+
+
+def test_a_chunking_change_chunks_again_and_reuses_the_texts_it_keeps(tmp_path, corpus_copy, ray_session,
+                                                                     installed_models):
+    cfg = make_config(tmp_path / "index")
+    first = run_ingest(cfg, corpus_copy, source="docs")
+    assert first.failed == [] and first.new > 0 and first.rechunked == 0
+
+    # Without the overlap, the chunks that carried none keep their texts (and the summaries theirs).
+    changed = make_config(tmp_path / "index", chunking={"overlap_tokens": 0})
+    second = run_ingest(changed, corpus_copy, source="docs")
+    assert second.rechunked == first.new and second.updated == first.new and second.unchanged == 0, second.summary()
+    assert "Chunked again:" in second.summary()
+    assert second.cache_hits > 0 and second.cache_misses > 0, second.summary()
+    print(f"overlap 32 -> 0: {second.cache_hits} of {second.cache_hits + second.cache_misses} texts reused")
+
+    # The result equals a fresh index built with the new settings, chunk for chunk.
+    fresh = make_config(tmp_path / "fresh", chunking={"overlap_tokens": 0})
+    run_ingest(fresh, corpus_copy, source="docs")
+    assert _chunk_texts(changed) == _chunk_texts(fresh)
+    store = LanceStore.open(changed.storage, dim=384)
+    signatures = set(store.scan("documents", ["chunking"]).column("chunking").to_pylist())
+    assert len(signatures) == 1 and "overlap=0" in signatures.pop()
+
+    # The same settings again: nothing to do.
+    third = run_ingest(changed, corpus_copy, source="docs")
+    assert third.unchanged == first.new and third.rechunked == 0 and third.cache_misses == 0
+
+
+def test_an_index_from_before_the_chunking_column_is_upgraded_in_place(tmp_path):
+    import pyarrow as pa
+
+    from cluster.store.schema import DOCUMENTS, DOCUMENTS_SCHEMA
+
+    cfg = make_config(tmp_path / "index")
+    store = LanceStore.open(cfg.storage, dim=384, create=True)
+    old_schema = pa.schema([f for f in DOCUMENTS_SCHEMA if f.name != "chunking"])
+    store.db.drop_table(DOCUMENTS)
+    store.db.create_table(DOCUMENTS, schema=old_schema).add(pa.table(
+        {f.name: pa.array([None], f.type) if f.name != "doc_id" else pa.array(["d1"]) for f in old_schema},
+        schema=old_schema))
+
+    reader = LanceStore.open(cfg.storage, dim=384)  # a reader changes nothing
+    assert "chunking" not in reader.table(DOCUMENTS).schema.names
+    writer = LanceStore.open(cfg.storage, dim=384, create=True)
+    assert "chunking" in writer.table(DOCUMENTS).schema.names
+    # the old document's chunking is unknown: it counts as current (no forced re-ingest after an upgrade)
+    assert writer.known_documents() == {"d1": (None, None, None, None)}

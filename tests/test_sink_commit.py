@@ -141,6 +141,32 @@ def test_unit_rows_gathers_a_unit_found_apart():
     assert unit_rows(rows.slice(0, 0)) == []
 
 
+@pytest.mark.parametrize("workers", [False, True], ids=["driver", "workers"])
+def test_vectors_reach_the_cache_before_their_documents_commit(tmp_path, workers):
+    """A crash before the next document commit keeps the vectors embedded so far: the resumed
+    ingest finds them in the cache, and the index it commits is the uninterrupted one."""
+    cfg = make_config(tmp_path / "idx")
+    store, cache, sink = _open(cfg, batch_rows=10_000)  # no document commit before the end
+    sink.cache_commit_s = 0.0  # a cache commit after every batch
+    batches = _batches()
+    for batch in (_written(batches, store, cache) if workers else batches)[:2]:
+        sink.accept(batch)
+    assert sink.counts.commits == 0 and store.table(DOCUMENTS).count_rows() == 0
+    assert cache.rows() == sink.counts.cache_misses > 0, "the vectors should be committed already"
+    sink.bm25.close_writer()  # the process dies here: nothing else is flushed
+
+    resumed = _ingest(cfg, workers=workers)
+    assert resumed.counts.new == 12 and resumed.counts.commits > 0
+    # (these batches come pre-embedded, so the resumed run stores its texts again; the pipeline's
+    # actors would look them up first: tests/test_embed_cache.py)
+    after = EmbeddingCache.open(cfg.storage, dim=DIM)
+    assert after.rows() == sink.counts.cache_misses + resumed.counts.cache_misses
+    reference = make_config(tmp_path / "reference")
+    _ingest(reference, workers=workers)
+    for name, key in ((DOCUMENTS, "doc_id"), (SECTIONS, "section_id"), (CHUNKS, "chunk_id")):
+        assert _rows(reference, name, key) == _rows(cfg, name, key), name
+
+
 def test_changed_documents_replace_their_old_rows(tmp_path):
     cfg = make_config(tmp_path / "idx")
     _ingest(cfg, workers=True)

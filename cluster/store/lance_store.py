@@ -27,6 +27,7 @@ from cluster.store.schema import (
     CHUNKS,
     DOCUMENTS,
     DOCUMENTS_SCHEMA,
+    KNOWN_COLUMNS,
     META,
     META_SCHEMA,
     SCHEMA_VERSION,
@@ -62,6 +63,15 @@ def commit_fragments(table, fragments: list[str]) -> int:
     lance.LanceDataset.commit(dataset, lance.LanceOperation.Append(metadata), read_version=dataset.version)
     table.checkout_latest()
     return sum(m.num_rows for m in metadata)
+
+
+def _add_missing_columns(table, schema: pa.Schema) -> None:
+    """Add the nullable columns of ``schema`` that ``table`` (written by an older version) lacks, as
+    nulls: one metadata-only commit, once; rows written since carry every column."""
+    have = set(table.schema.names)
+    missing = [f for f in schema if f.name not in have and f.nullable]
+    if missing:
+        table.add_columns(missing)
 
 
 def remove_uncommitted_files(table, *, older_than_hours: float) -> None:
@@ -107,6 +117,8 @@ class LanceStore:
         for name, schema in schemas.items():
             if name in existing:
                 store._tables[name] = db.open_table(name)
+                if create:  # the writer: bring a table of an older index up to today's schema
+                    _add_missing_columns(store._tables[name], schema)
             elif create:
                 store._tables[name] = db.create_table(name, schema=schema)
             else:
@@ -198,11 +210,12 @@ class LanceStore:
         """Column-projected scan of a whole table (optionally filtered)."""
         return self.table(name).to_lance().to_table(columns=columns, filter=where)
 
-    def known_documents(self) -> dict[str, tuple[int, int, str]]:
-        """doc_id → (n_bytes, mtime_ns, content_hash) of every complete document."""
-        t = self.scan(DOCUMENTS, ["doc_id", "n_bytes", "mtime_ns", "content_hash"])
-        cols = [t.column(c).to_pylist() for c in ("doc_id", "n_bytes", "mtime_ns", "content_hash")]
-        return {d: (b, m, h) for d, b, m, h in zip(*cols)}
+    def known_documents(self) -> dict[str, tuple[int, int, str, str | None]]:
+        """doc_id → (n_bytes, mtime_ns, content_hash, chunking) of every complete document
+        (:data:`KNOWN_COLUMNS`; ``chunking`` is None for documents indexed before it was recorded)."""
+        t = self.scan(DOCUMENTS, ["doc_id", *KNOWN_COLUMNS])
+        ids = t.column("doc_id").to_pylist()
+        return dict(zip(ids, zip(*(t.column(c).to_pylist() for c in KNOWN_COLUMNS))))
 
     def orphan_doc_ids(self) -> list[str]:
         """doc ids present in chunks or sections but without a documents row (a torn write)."""

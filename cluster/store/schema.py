@@ -30,11 +30,17 @@ DOCUMENTS_SCHEMA = pa.schema([
     pa.field("n_bytes", pa.int64()),
     pa.field("mtime_ns", pa.int64()),
     pa.field("content_hash", pa.string()),
+    # what the chunks depend on besides the bytes (pipelines.chunk.ChunkingConfig.signature); null in
+    # indexes written before it was recorded
+    pa.field("chunking", pa.string()),
     pa.field("n_sections", pa.int32()),
     pa.field("n_chunks", pa.int32()),
     pa.field("n_tokens", pa.int64()),
     pa.field("ingested_at", pa.timestamp("us", tz="UTC")),
 ])
+
+#: The ``documents`` columns that decide whether a discovered file must be ingested again.
+KNOWN_COLUMNS = ("n_bytes", "mtime_ns", "content_hash", "chunking")
 
 META_SCHEMA = pa.schema([pa.field("key", pa.string(), nullable=False), pa.field("value", pa.string())])
 

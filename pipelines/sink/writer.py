@@ -7,6 +7,11 @@ embedded texts' vectors to the embedding cache (``embed_cache``) → commit BM25
 upsert ``documents`` rows (a document row marks the document complete) → clear the journal.
 :meth:`IndexSink.recover` undoes a torn batch by deleting the journaled documents everywhere.
 
+The embedding cache is also committed between document commits, every ``cache_commit_s`` seconds,
+with the vectors of every batch accepted so far: a vector is a pure function of (embedder, text),
+so it may land before its document. A crash then loses at most that much embedding work, not a
+whole commit's (4,096 chunks, minutes on CPUs): the resumed ingest finds the rest in the cache.
+
 Two kinds of batches, one order (``ingest.writer``):
 
 * ``driver``: embedded records (:func:`pipelines.records.embedded_schema`); the sink flattens
@@ -39,10 +44,13 @@ from cluster.store.bm25 import Bm25Writer, shards_of
 from cluster.store.embed_cache import EMBED_CACHE, EmbeddingCache
 from cluster.store.journal import IngestJournal
 from cluster.store.lance_store import LanceStore
-from cluster.store.schema import CHUNKS, DOCUMENTS, SECTIONS
+from cluster.store.schema import CHUNKS, DOCUMENTS, KNOWN_COLUMNS, SECTIONS
 from cluster.telemetry.tracing import span
 from pipelines.records import STATUS_FAILED, STATUS_OK, STATUS_UNCHANGED
 from pipelines.sink.flatten import bm25_documents, commit_slices, document_meta, documents_table, flatten_chunks, flatten_sections
+
+
+CACHE_COMMIT_S = 10.0
 
 
 @dataclass
@@ -70,10 +78,12 @@ class IndexSink:
     """Single writer of the LanceDB tables and the BM25 index (see module docstring)."""
 
     def __init__(self, store: LanceStore, bm25: Bm25Writer, journal: IngestJournal, *,
-                 known: dict[str, tuple[int, int, str]], batch_rows: int,
-                 cache: EmbeddingCache | None = None, fingerprint: str = "", bm25_threads: int = 0) -> None:
+                 known: dict[str, tuple[int, int, str, str | None]], batch_rows: int,
+                 cache: EmbeddingCache | None = None, fingerprint: str = "", bm25_threads: int = 0,
+                 cache_commit_s: float = CACHE_COMMIT_S) -> None:
         """``bm25``: the index's BM25 writer (an index, or a shard writer pool); ``bm25_threads``: its
-        tantivy indexing threads (0: this machine's cores, at most 8, shared out among the shards)."""
+        tantivy indexing threads (0: this machine's cores, at most 8, shared out among the shards);
+        ``cache_commit_s``: the most seconds embedded vectors wait for a cache commit (see above)."""
         self.store = store
         self.cache = cache
         self.fingerprint = fingerprint
@@ -85,6 +95,10 @@ class IndexSink:
         self._buffer: list[pa.Table] = []  # driver: embedded records; workers: complete units' ok rows
         self._buffered_chunks = 0
         self._units: dict[str, list[pa.Table]] = {}  # workers: rows of units not complete yet
+        self.cache_commit_s = cache_commit_s
+        self._cache_rows: list[tuple[pa.ChunkedArray, pa.ChunkedArray]] = []  # driver: (keys, vectors) not committed
+        self._cache_fragments: list[str] = []  # workers: cache fragments not committed
+        self._cache_committed_at = time.monotonic()
         self.bm25.open_writer(threads=bm25_threads)
 
     # -- crash recovery ------------------------------------------------------------------------
@@ -128,8 +142,15 @@ class IndexSink:
         elif ok.num_rows:
             self._buffer.append(ok)
             self._buffered_chunks += chunks
+            if self.cache is not None:
+                self._cache_rows.append((pc.list_flatten(ok.column("new_cache_keys")),
+                                         pc.list_flatten(ok.column("new_cache_vectors"))))
         if self._buffered_chunks >= self.batch_rows:
             self.flush()
+        elif time.monotonic() - self._cache_committed_at >= self.cache_commit_s:
+            started = time.perf_counter()
+            self._commit_cache()
+            self.counts.timed("cache", started)
         return {"ok": ok.num_rows, "unchanged": unchanged, "failed": batch.num_rows - ok.num_rows - unchanged,
                 "chunks": chunks, "tokens": tokens}
 
@@ -145,9 +166,11 @@ class IndexSink:
             fragments = pc.drop_null(rows.column("fragments"))
             is_ok = pc.equal(rows.column("status"), STATUS_OK)
             ok = rows if pc.all(is_ok).as_py() else rows.filter(is_ok)
-            if len(fragments) and fragments[0].as_py() != "{}":
+            by_table = json.loads(fragments[0].as_py()) if len(fragments) else {}
+            self._cache_fragments += by_table.pop(EMBED_CACHE, [])  # committed on their own (_commit_cache)
+            if by_table and ok.num_rows:
                 ok = ok.drop_columns(["fragments"]).append_column(  # the unit's fragments on its first ok row
-                    "fragments", pa.array([fragments[0].as_py()] + [None] * (ok.num_rows - 1), pa.string()))
+                    "fragments", pa.array([json.dumps(by_table)] + [None] * (ok.num_rows - 1), pa.string()))
             if ok.num_rows:
                 self._buffer.append(ok)
                 self._buffered_chunks += int(pc.sum(ok.column("n_chunks")).as_py() or 0)
@@ -187,11 +210,6 @@ class IndexSink:
             self.store.add(CHUNKS, chunk_table)
             self.store.add(SECTIONS, section_table)
 
-        def cache() -> None:
-            if self.cache is not None:
-                self.cache.add(self.fingerprint, pc.list_flatten(docs.column("new_cache_keys")),
-                               pc.list_flatten(docs.column("new_cache_vectors")))
-
         def bm25() -> tuple[list[str], pa.Array | None]:
             sharded = self.bm25.shards > 1
             return bm25_documents(chunk_table), shards_of(chunk_table.column("doc_id"), self.bm25.shards) if sharded else None
@@ -203,7 +221,7 @@ class IndexSink:
             else:  # new documents have no rows (known holds every complete document): an append
                 self.store.add(DOCUMENTS, rows)
 
-        self._commit(meta, lance, cache, bm25, documents)
+        self._commit(meta, lance, bm25, documents)
 
     def _commit_written(self, rows: pa.Table) -> None:
         """Commit worker-written rows: one Lance ``Append`` per table (``ingest.writer = "workers"``)."""
@@ -216,10 +234,6 @@ class IndexSink:
             self.store.append_fragments(CHUNKS, fragments.get(CHUNKS, []))
             self.store.append_fragments(SECTIONS, fragments.get(SECTIONS, []))
 
-        def cache() -> None:
-            if self.cache is not None:
-                self.cache.append_fragments(fragments.get(EMBED_CACHE, []))
-
         def bm25() -> tuple[pa.ChunkedArray, pa.Array | None]:  # routed by the workers (their bm25_shard column)
             docs = rows.column("bm25")  # (not combined: a copy of every rendered chunk)
             if self.bm25.shards <= 1:
@@ -230,9 +244,25 @@ class IndexSink:
         def documents(changed: list[str]) -> None:  # changed documents' old rows were deleted first
             self.store.append_fragments(DOCUMENTS, fragments.get(DOCUMENTS, []))
 
-        self._commit(rows, lance, cache, bm25, documents)
+        self._commit(rows, lance, bm25, documents)
 
-    def _commit(self, meta: pa.Table, lance: Callable[[], None], cache: Callable[[], None],
+    def _commit_cache(self) -> None:
+        """Append the vectors embedded since the last cache commit (with a document commit, or on
+        their own every ``cache_commit_s``)."""
+        self._cache_committed_at = time.monotonic()
+        if self.cache is None:
+            return
+        if self._cache_rows:
+            pending, self._cache_rows = self._cache_rows, []
+            keys = pa.chunked_array([c for k, _ in pending for c in k.chunks], pa.string())
+            vectors = pa.chunked_array([c for _, v in pending for c in v.chunks], pending[0][1].type)
+            if len(keys):
+                self.cache.add(self.fingerprint, keys, vectors)
+        if self._cache_fragments:
+            pending_fragments, self._cache_fragments = self._cache_fragments, []
+            self.cache.append_fragments(pending_fragments)
+
+    def _commit(self, meta: pa.Table, lance: Callable[[], None],
                 bm25_docs: Callable[[], tuple[list[str] | pa.Array, pa.Array | None]],
                 documents: Callable[[list[str]], None]) -> None:
         """One atomic-by-journal commit of whole documents (see module docstring for the order).
@@ -258,15 +288,14 @@ class IndexSink:
             t = c.timed("bm25", t)
             lance()
             t = c.timed("lance", t)
-            cache()
+            self._commit_cache()
             t = c.timed("cache", t)
             self.bm25.commit()
             t = c.timed("bm25", t)
             documents(changed)
             self.journal.commit()
             c.timed("documents", t)
-        self.known.update(zip(doc_ids, zip(meta.column("n_bytes").to_pylist(), meta.column("mtime_ns").to_pylist(),
-                                           meta.column("content_hash").to_pylist())))
+        self.known.update(zip(doc_ids, zip(*(meta.column(name).to_pylist() for name in KNOWN_COLUMNS))))
         c.updated += len(changed)
         c.new += len(doc_ids) - len(changed)
         c.chunks += n_chunks
@@ -283,6 +312,7 @@ class IndexSink:
     def close(self) -> None:
         """Commit what is buffered and release the BM25 writer (its lock)."""
         self.flush()
+        self._commit_cache()  # vectors of units with no document to commit (none is lost)
         self.bm25.close_writer()
         if self._units:
             raise RuntimeError(f"{len(self._units)} worker batches arrived incomplete; none of their rows is committed")

@@ -48,10 +48,15 @@ def chunking_setup(models_json: str, chunking_json: str):
 
     >>> # tokenizer, config = chunking_setup(cfg.models.model_dump_json(), cfg.chunking.model_dump_json())
     """
+    return _tokenizer(models_json), chunking_config(models_json, chunking_json)
+
+
+def chunking_config(models_json: str, chunking_json: str) -> ChunkingConfig:
+    """The :class:`ChunkingConfig` of these settings for the embedder's window (no tokenizer loaded:
+    the driver uses it for :attr:`ChunkingConfig.signature`)."""
     settings = ChunkingSettings.model_validate_json(chunking_json)
-    config = ChunkingConfig(chunk_tokens=settings.chunk_tokens, overlap_tokens=settings.overlap_tokens,
-                            max_model_tokens=_max_model_tokens(models_json), header_tokens=settings.header_tokens)
-    return _tokenizer(models_json), config
+    return ChunkingConfig(chunk_tokens=settings.chunk_tokens, overlap_tokens=settings.overlap_tokens,
+                          max_model_tokens=_max_model_tokens(models_json), header_tokens=settings.header_tokens)
 
 
 def parse_chunk_batch(batch: pa.Table, *, models_json: str, chunking_json: str, max_file_bytes: int) -> pa.Table:
@@ -75,7 +80,7 @@ def process_file(item: dict[str, Any], *, tokenizer, config: ChunkingConfig, max
     row: dict[str, Any] = {
         "doc_id": item["doc_id"], "source": item["source"], "path": item["relpath"], "abs_path": item["path"],
         "title": None, "format": None, "n_bytes": item["size"], "mtime_ns": item["mtime_ns"], "content_hash": None,
-        "status": STATUS_FAILED, "reason": None, "detail": None, "n_tokens": 0, "chunks": [], "sections": [],
+        "chunking": config.signature, "status": STATUS_FAILED, "reason": None, "detail": None, "n_tokens": 0, "chunks": [], "sections": [],
     }
     try:
         with open(item["path"], "rb") as fh:
