@@ -80,7 +80,7 @@ def process_file(item: dict[str, Any], *, tokenizer, config: ChunkingConfig, max
     row: dict[str, Any] = {
         "doc_id": item["doc_id"], "source": item["source"], "path": item["relpath"], "abs_path": item["path"],
         "title": None, "format": None, "n_bytes": item["size"], "mtime_ns": item["mtime_ns"], "content_hash": None,
-        "chunking": config.signature, "status": STATUS_FAILED, "reason": None, "detail": None, "n_tokens": 0, "chunks": [], "sections": [],
+        "chunking": None, "status": STATUS_FAILED, "reason": None, "detail": None, "n_tokens": 0, "chunks": [], "sections": [],
     }
     try:
         with open(item["path"], "rb") as fh:
@@ -111,7 +111,7 @@ def process_file(item: dict[str, Any], *, tokenizer, config: ChunkingConfig, max
     if not chunks:
         row.update(reason="empty", detail="no text to index after parsing")
         return row
-    row.update(status=STATUS_OK, title=doc.title, format=doc.format, n_tokens=sum(c.n_tokens for c in chunks),
+    row.update(status=STATUS_OK, chunking=config.signature, title=doc.title, format=doc.format, n_tokens=sum(c.n_tokens for c in chunks),
                chunks=_chunk_rows(doc, chunks), sections=_section_rows(doc, chunks, tokenizer))
     return row
 
