@@ -4,8 +4,9 @@
         `strata ingest` end to end with the defaults, start-up included, ÷ the bound: the installed
         embedder called directly in one process on exactly the texts the pipeline embeds (chunk
         inputs with their headers, section-summary inputs, each distinct text once), sorted by
-        token length, at the fastest batch size and thread count of a sweep (goal ≥ 0.85 on ≥ 1.5M
-        real tokens: the byte estimate is ~10% high). Also the fixed start-up (one small file
+        token length, at the fastest batch size and layout of a sweep (one session with every core,
+        or one single-threaded session per core in parallel threads; batch 1 to 64) (goal ≥ 0.85
+        on ≥ 1.5M real tokens: the byte estimate is ~10% high). Also the fixed start-up (one small file
         ingested the same way) and the ratio without it. The bound is timed in two halves of the
         sorted texts (every other one), before and after the pipeline, so drift of the machine's
         speed during the run does not favour either side.
@@ -107,37 +108,86 @@ def pipeline_texts(src: Path, cfg) -> dict:
             "summaries_equal_to_a_chunk": summaries_free, "parse_chunk_s": parse_s}
 
 
-def fastest_settings(resolved, texts: list[str], sample: int = 800, rounds: int = 2) -> tuple[dict, list[dict]]:
-    """Time a length-stratified sample (every k-th of the sorted texts) at each batch size with all
-    cores, ``rounds`` times in turn (the best round counts: one slow moment of the box must not make
-    the bound use a slower batch size than it could), then the best batch size once at half the
-    threads; return the fastest and the whole sweep."""
-    from cluster.config import EmbedderConfig
-    from cluster.models.embedder import Embedder
+class BoundEmbedder:
+    """The installed embedder called directly in this process: ``sessions`` onnxruntime sessions of
+    ``threads`` intra-op threads each, embedding interleaved shares of a text list in parallel Python
+    threads (onnxruntime and the tokenizer release the GIL). One session with every core is
+    fastembed's own way; one single-threaded session per core is the pipeline's layout (one actor
+    per CPU) without its processes, and on 2 cores it was ~10% faster than one session.
 
-    picks = texts[:: max(1, len(texts) // sample)]
+        >>> bound = BoundEmbedder(resolved, sessions=2, threads=1)   # doctest: +SKIP
+        >>> seconds = bound.time(texts, batch_size=4)                # doctest: +SKIP
+    """
+
+    def __init__(self, resolved, sessions: int, threads: int) -> None:
+        from cluster.config import EmbedderConfig
+        from cluster.models.embedder import Embedder
+
+        self.models = [Embedder.load(resolved, EmbedderConfig(threads=threads))._model for _ in range(sessions)]
+        for model in self.models:  # warm-up: the first calls allocate onnxruntime's arena
+            list(model.embed(["warm up " * 60] * 16, batch_size=16))
+
+    def time(self, texts: list[str], batch_size: int) -> float:
+        """Wall seconds to embed ``texts`` (length-sorted), session ``i`` taking ``texts[i::sessions]``."""
+        import threading
+
+        shares = [texts[i::len(self.models)] for i in range(len(self.models))]
+        errors: list[BaseException] = []
+
+        def embed(model, share: list[str]) -> None:
+            try:
+                for _ in model.embed(share, batch_size=batch_size):
+                    pass
+            except BaseException as exc:  # noqa: BLE001 - re-raised below
+                errors.append(exc)
+
+        threads = [threading.Thread(target=embed, args=pair) for pair in zip(self.models, shares)]
+        started = time.perf_counter()
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        if errors:
+            raise errors[0]
+        return time.perf_counter() - started
+
+
+def sweep_sample(texts: list[str], blocks: int = 16, per_block: int = 25) -> list[str]:
+    """``blocks`` runs of ``per_block`` consecutive texts of the length-sorted list, spread over its
+    lengths: neighbours differ in length as little as in the whole list, so a batch pads as much as
+    it does in the bound (every k-th text instead padded small batches less than large ones much
+    less than the bound does, and so favoured them)."""
+    if len(texts) <= blocks * per_block:
+        return list(texts)
+    starts = [round(i * (len(texts) - per_block) / (blocks - 1)) for i in range(blocks)]
+    return [text for start in starts for text in texts[start:start + per_block]]
+
+
+def fastest_settings(resolved, texts: list[str], batches: tuple[int, ...] = (1, 2, 4, 8, 16, 64),
+                     finalists: int = 4) -> tuple[dict, list[dict]]:
+    """Time ``sweep_sample(texts)`` at every batch size in each layout — one session with every
+    core, and one single-threaded session per core — then the ``finalists`` fastest again in reverse
+    order (the best of the two rounds counts: one slow moment of the box must not make the bound use
+    slower settings than it could); return the fastest and the whole sweep."""
     cpus = os.cpu_count() or 1
+    layouts = [(1, cpus)] + ([(cpus, 1)] if cpus > 1 else [])
+    picks = sweep_sample(texts)
     sweep: list[dict] = []
+    bounds = {layout: BoundEmbedder(resolved, *layout) for layout in layouts}
 
-    def run(threads: int, batches: tuple[int, ...], rounds: int) -> None:
-        embedder = Embedder.load(resolved, EmbedderConfig(threads=threads))
-        list(embedder._model.embed(picks[:32], batch_size=32))  # warm-up
-        for round_ in range(rounds):
-            for batch in batches:
-                started = time.perf_counter()
-                list(embedder._model.embed(picks, batch_size=batch))
-                sweep.append({"threads": threads, "batch_size": batch, "round": round_,
-                              "texts_per_s": round(len(picks) / (time.perf_counter() - started), 1)})
-                print(f"  sweep: {sweep[-1]}", flush=True)
+    def run(layout: tuple[int, int], batch: int, round_: int) -> None:
+        seconds = bounds[layout].time(picks, batch)
+        sweep.append({"sessions": layout[0], "threads": layout[1], "batch_size": batch, "round": round_,
+                      "texts_per_s": round(len(picks) / seconds, 1)})
+        print(f"  sweep: {sweep[-1]}", flush=True)
 
-    def best() -> dict:
-        top = max(sweep, key=lambda r: r["texts_per_s"])
-        return {k: top[k] for k in ("threads", "batch_size", "texts_per_s")}
-
-    run(cpus, (8, 16, 32, 64, 128), rounds)
-    if cpus > 1:
-        run(max(1, cpus // 2), (best()["batch_size"],), 1)
-    return best(), sweep
+    for batch in batches:
+        for layout in layouts:
+            run(layout, batch, 0)
+    for entry in sorted(sweep, key=lambda r: -r["texts_per_s"])[:finalists][::-1]:
+        run((entry["sessions"], entry["threads"]), entry["batch_size"], 1)
+    top = max(sweep, key=lambda r: r["texts_per_s"])
+    return {k: top[k] for k in ("sessions", "threads", "batch_size", "texts_per_s")}, sweep
 
 
 def timed_ingest(src: Path, data_dir: Path, heartbeat=None, *, env: dict[str, str] | None = None,
@@ -175,8 +225,7 @@ def timed_ingest(src: Path, data_dir: Path, heartbeat=None, *, env: dict[str, st
 def throughput(tokens: int) -> None:
     """End-to-end ``strata ingest`` (start-up included) ÷ the installed embedder called directly,
     in one process, on exactly the texts the pipeline embeds, length-sorted, fastest settings."""
-    from cluster.config import EmbedderConfig, load_config
-    from cluster.models.embedder import Embedder
+    from cluster.config import load_config
     from cluster.models.registry import resolve_embedder
 
     src = corpus(tokens)
@@ -190,11 +239,7 @@ def throughput(tokens: int) -> None:
 
     def bound_half(half: list[str]) -> float:
         """Seconds to embed ``half`` (already length-sorted) at the fastest settings, after a warm-up."""
-        embedder = Embedder.load(resolved, EmbedderConfig(threads=best["threads"]))
-        list(embedder._model.embed(half[:32], batch_size=32))
-        started = time.perf_counter()
-        list(embedder._model.embed(half, batch_size=best["batch_size"]))
-        return time.perf_counter() - started
+        return BoundEmbedder(resolved, best["sessions"], best["threads"]).time(half, best["batch_size"])
 
     # The bound is measured in two halves, every other text of the sorted list (the same lengths),
     # one before the pipeline and one after: a machine that speeds up or slows down during the run

@@ -56,7 +56,7 @@ def test_batch_size_defaults_per_device():
     from cluster.models.embedder import Embedder
     from cluster.models.registry import resolve_embedder
 
-    assert CPU_BATCH_SIZE == 8 and CUDA_BATCH_SIZE == 128
+    assert CPU_BATCH_SIZE == 4 and CUDA_BATCH_SIZE == 128
     resolved = resolve_embedder(load_config().models)
     assert Embedder.load(resolved, EmbedderConfig(device="cpu")).batch_size == CPU_BATCH_SIZE
     assert Embedder.load(resolved, EmbedderConfig(device="cpu", batch_size=32)).batch_size == 32

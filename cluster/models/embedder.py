@@ -15,7 +15,7 @@ from cluster.config import EmbedderConfig
 from cluster.models.registry import ResolvedEmbedder
 
 
-CPU_BATCH_SIZE = 8  # fastest of 8…128 on length-sorted texts here (bench/ingest_bench.py throughput's sweep)
+CPU_BATCH_SIZE = 4  # single-threaded sessions on length-sorted texts: 1–4 fastest, 8 ~8% and 16 ~20% slower (README)
 CUDA_BATCH_SIZE = 128
 
 
