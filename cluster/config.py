@@ -68,8 +68,8 @@ class EmbedderConfig(BaseModel):
     """Runtime settings of the embedding actors."""
 
     batch_size: int | None = Field(
-        None, ge=1, le=4096, description="texts per ONNX call; default 4 on CPU (among the fastest in bench/ingest_bench.py's "
-                                         "sweep on 2 cores; 8 ~8% slower, 64 ~30%), 128 on CUDA")
+        None, ge=1, le=4096, description="texts per ONNX call; default 1 on CPU (no padding: the fastest in bench/ingest_bench.py's "
+                                         "sweep on 2 cores, `strata ingest` 10% faster than at 4), 128 on CUDA")
     threads: int | None = Field(None, ge=1, description="onnxruntime intra-op threads; default: the machine's cores "
                                                         "(ingest's auto-sized CPU actor pool: 1 per actor)")
     device: Literal["auto", "cpu", "cuda"] = "auto"

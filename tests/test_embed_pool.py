@@ -56,7 +56,23 @@ def test_batch_size_defaults_per_device():
     from cluster.models.embedder import Embedder
     from cluster.models.registry import resolve_embedder
 
-    assert CPU_BATCH_SIZE == 4 and CUDA_BATCH_SIZE == 128
+    assert CPU_BATCH_SIZE == 1 and CUDA_BATCH_SIZE == 128
     resolved = resolve_embedder(load_config().models)
     assert Embedder.load(resolved, EmbedderConfig(device="cpu")).batch_size == CPU_BATCH_SIZE
     assert Embedder.load(resolved, EmbedderConfig(device="cpu", batch_size=32)).batch_size == 32
+
+
+def test_cpu_default_batch_gives_the_vectors_of_a_padded_batch_in_input_order():
+    import numpy as np
+
+    from cluster.models.embedder import Embedder
+    from cluster.models.registry import resolve_embedder
+
+    texts = ["a short one", "a much longer text about epoll, file descriptors and the events they report " * 3,
+             "", "medium length: how to create a virtual environment with venv"]
+    resolved = resolve_embedder(load_config().models)
+    one = Embedder.load(resolved, EmbedderConfig(device="cpu", threads=1)).embed(texts)
+    padded = Embedder.load(resolved, EmbedderConfig(device="cpu", threads=1, batch_size=8)).embed(texts)
+    assert one.shape == (4, 384)
+    np.testing.assert_allclose(one, padded, atol=1e-4)
+    assert len({tuple(np.round(v, 3)) for v in one}) == 4
