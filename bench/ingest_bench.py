@@ -116,7 +116,7 @@ class BoundEmbedder:
     per CPU) without its processes, and on 2 cores it was ~10% faster than one session.
 
         >>> bound = BoundEmbedder(resolved, sessions=2, threads=1)   # doctest: +SKIP
-        >>> seconds = bound.time(texts, batch_size=4)                # doctest: +SKIP
+        >>> seconds = bound.time(texts, batch_size=1)                # doctest: +SKIP
     """
 
     def __init__(self, resolved, sessions: int, threads: int) -> None:
@@ -155,8 +155,8 @@ class BoundEmbedder:
 def sweep_sample(texts: list[str], blocks: int = 16, per_block: int = 25) -> list[str]:
     """``blocks`` runs of ``per_block`` consecutive texts of the length-sorted list, spread over its
     lengths: neighbours differ in length as little as in the whole list, so a batch pads as much as
-    it does in the bound (every k-th text instead padded small batches less than large ones much
-    less than the bound does, and so favoured them)."""
+    it does in the bound. (A sample of every k-th text pads every batch above 1 far more than the
+    bound does, and so misjudges which batch size is fastest.)"""
     if len(texts) <= blocks * per_block:
         return list(texts)
     starts = [round(i * (len(texts) - per_block) / (blocks - 1)) for i in range(blocks)]
