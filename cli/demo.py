@@ -29,8 +29,8 @@ def demo(ctx: click.Context, corpus: str | None, question: str) -> None:
     except ModelInstallError as exc:
         raise click.ClickException(str(exc)) from exc
     click.echo(f"== models ready in {home} (checksums verified)")
-    for m in manifests:
-        click.echo(f"   installed {m.name} ({m.kind}{f', dim {m.dim}' if m.kind == 'embedder' else ''})")
+    for name, m in manifests.items():
+        click.echo(f"   installed {name} ({m.kind}{f', dim {m.dim}' if m.kind == 'embedder' else ''})")
     corpus = corpus or str(Path(__file__).resolve().parent.parent / "samples" / "corpus")
     click.echo(f"\n== ingesting {corpus} into {cfg.storage.data_dir}")
     report = run_ingest_command(cfg, corpus, source="samples", prune=False)

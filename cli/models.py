@@ -25,8 +25,8 @@ def models_install(ctx: click.Context, force: bool) -> None:
 
     home = Path(config_of(ctx).models.home).expanduser()
     try:
-        for manifest in install_default_models(home, force=force):
-            click.echo(f"installed {manifest.name} ({manifest.kind}, dim {manifest.dim}) -> {home / manifest.name}\n"
+        for name, manifest in install_default_models(home, force=force).items():
+            click.echo(f"installed {name} ({manifest.kind}, dim {manifest.dim}) -> {home / name}\n"
                        f"  source: {manifest.source}\n  sha256: {manifest.model_sha256}")
     except ModelInstallError as exc:
         raise click.ClickException(str(exc)) from exc

@@ -40,7 +40,7 @@ def open_index_for_write(cfg: StrataConfig, tenant: str = DEFAULT_TENANT, *, new
     cfg = tenant_config(cfg, tenant)
     resolved = resolve_embedder(cfg.models)
     store = LanceStore.open(cfg.storage, dim=resolved.manifest.dim, create=True)
-    store.bind_embedder(resolved.manifest, action="append to this index")
+    store.bind_embedder(resolved.manifest, action="append to this index", models_home=cfg.models.home)
     bm25 = open_bm25(cfg.storage.bm25_path, create=True, shards=cfg.ingest.bm25_shards, new_shards=new_bm25_shards)
     return resolved, store, bm25
 

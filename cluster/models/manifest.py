@@ -46,13 +46,17 @@ class ModelManifest(BaseModel):
         """What must match between an index and the embedder used with it."""
         return f"{self.name}/{self.dim}/{self.model_sha256[:12]}/{self.pooling}/{'norm' if self.normalize else 'raw'}"
 
-    def check_compatible(self, other: "ModelManifest", *, action: str) -> None:
-        """Raise :class:`EmbedderMismatchError` unless ``other`` embeds like this manifest."""
+    def check_compatible(self, other: "ModelManifest", *, action: str, models_home: Path | None = None) -> None:
+        """Raise :class:`EmbedderMismatchError` unless ``other`` embeds like this manifest. The message
+        names an embedder installed under ``models_home`` that does, when there is one."""
         if self.fingerprint != other.fingerprint:
+            match = installed_with_fingerprint(models_home, self.fingerprint) if models_home else None
+            way_out = (f"Set models.embedder = {match!r} (installed, it matches this index)" if match else
+                       "Configure the same model (models.embedder / models.embedder_dir)")
             raise EmbedderMismatchError(
                 f"refusing to {action}: the index was built with embedder {self.fingerprint!r} "
                 f"({self.source}) but the configured embedder is {other.fingerprint!r} ({other.source}). "
-                "Configure the same model (models.embedder / models.embedder_dir) or ingest into a new data directory."
+                f"{way_out} or ingest into a new data directory."
             )
 
     def write(self, directory: Path) -> Path:
@@ -70,6 +74,19 @@ def read_manifest(directory: Path) -> ModelManifest:
             "(or write a manifest for a custom model directory, see README 'Models')"
         )
     return ModelManifest.model_validate(json.loads(path.read_text()))
+
+
+def installed_with_fingerprint(models_home: Path, fingerprint: str) -> str | None:
+    """The name of a model directory under ``models_home`` whose manifest has ``fingerprint``, if any
+    (e.g. ``all-minilm-l6-v2-int8`` for an index built before the default embedder became fp32)."""
+    home = Path(models_home).expanduser()
+    for manifest_path in sorted(home.glob(f"*/{MANIFEST_FILE}")) if home.is_dir() else ():
+        try:
+            if read_manifest(manifest_path.parent).fingerprint == fingerprint:
+                return manifest_path.parent.name
+        except (OSError, ValueError):  # an unreadable or foreign manifest is not a match
+            continue
+    return None
 
 
 def sha256_file(path: Path, chunk: int = 1 << 20) -> str:

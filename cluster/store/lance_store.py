@@ -167,14 +167,15 @@ class LanceStore:
         raw = self.get_meta(EMBEDDER_KEY)
         return ModelManifest.model_validate(json.loads(raw)) if raw else None
 
-    def bind_embedder(self, manifest: ModelManifest, *, action: str) -> None:
-        """Record ``manifest`` on a new index, or refuse (``EmbedderMismatchError``) if it differs."""
+    def bind_embedder(self, manifest: ModelManifest, *, action: str, models_home: Path | None = None) -> None:
+        """Record ``manifest`` on a new index, or refuse (``EmbedderMismatchError``) if it differs
+        (naming a model installed under ``models_home`` that matches the index, if one is)."""
         stored = self.embedder_manifest()
         if stored is None:
             self.set_meta(EMBEDDER_KEY, manifest.model_dump_json())
             self.set_meta("schema_version", SCHEMA_VERSION)
         else:
-            stored.check_compatible(manifest, action=action)
+            stored.check_compatible(manifest, action=action, models_home=models_home)
 
     # -- writes (single writer) ----------------------------------------------------------------
     def add(self, name: str, data: pa.Table) -> None:

@@ -51,7 +51,7 @@ class IndexView:
         store = LanceStore.open(cfg.storage, dim=resolved.manifest.dim)
         stored = store.embedder_manifest()
         if stored is not None:
-            stored.check_compatible(resolved.manifest, action="query this index")
+            stored.check_compatible(resolved.manifest, action="query this index", models_home=cfg.models.home)
         return cls(cfg, store, open_bm25(cfg.storage.bm25_path), resolved.manifest)
 
     # -- freshness ------------------------------------------------------------------------------
