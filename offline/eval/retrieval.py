@@ -292,12 +292,14 @@ def significance(results: Sequence[ConfigResult], bases: Sequence[str] = ("bm25"
 
 
 def git_commit(repo: Path | None = None) -> str | None:
-    """``HEAD`` of the repository holding this file (``-dirty`` with local changes), if any."""
+    """``HEAD`` of the repository holding this file (``-dirty`` with local changes, other than the
+    benchmarks' own result files, which a run appends to between its records), if any."""
     repo = repo or Path(__file__).resolve().parents[2]
     try:
         sha = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True,
                              check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=repo,
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", ".",
+                                ":(exclude)bench/results"], cwd=repo,
                                capture_output=True, text=True).stdout.strip()
         return sha + ("-dirty" if dirty else "")
     except (OSError, subprocess.CalledProcessError):
