@@ -331,18 +331,26 @@ def test_dashboards_and_alerts_against_a_real_prometheus(prometheus, ray_session
         for expr in ("ray_strata_lance_rows", "ray_strata_lance_fragments", "ray_strata_lance_unindexed_rows",
                      'ray_strata_ingest_failures_total{reason="malformed"}'):
             prom.wait_for(f"count_over_time({expr}[30m]) > 2", timeout=90)
-        # 5. A second round of the same load once Prometheus holds the first one: a counter or histogram series
-        #    that first appears with its whole value is flat to rate(), so without it the latency panels would
-        #    be NaN. Answers bypass the answer cache so they are recorded again.
+        # 5. A second round of the same load once Prometheus holds the series it increases: a counter or histogram
+        #    series that first appears with its whole value is flat to rate(), so without it the latency panels
+        #    would be NaN. Step 3's series may be gone by now (minutes of steps 4, and a series Ray's metrics agent
+        #    stops exporting, or a replica that restarted, comes back as a new one), so one request of each kind
+        #    comes first and the round waits until Prometheus has scraped their series in the last 30 s.
+        #    Answers bypass the answer cache so they are recorded again.
+        answers = ("Which epoll flag requests edge-triggered notification?",
+                   "What is the boiling point of mercury in kelvin?")
+        assert _post(url, "/v1/search", {"query": queries[0], "top_k": 5, "use_cache": False}).status_code == 200
+        assert _post(url, "/v1/context", {"query": queries[0], "budget_tokens": 600, "use_cache": False}).status_code == 200
+        for question in answers:
+            assert _post(url, "/v1/answer", {"question": question, "use_cache": False}).status_code == 200
         for expr in ('ray_strata_query_stage_seconds_count{stage="total"}', 'ray_strata_answer_requests_total',
-                     'ray_strata_query_candidates_count'):
-            prom.wait_for(f"count_over_time({expr}[5m]) > 2", timeout=60)
+                     'ray_strata_answer_seconds_count', 'ray_strata_query_candidates_count'):
+            prom.wait_for(f"count_over_time({expr}[30s]) > 2", timeout=90)
         for query in queries:
             assert _post(url, "/v1/search", {"query": query, "top_k": 5, "use_cache": False}).status_code == 200
         for query in queries[:3]:
             assert _post(url, "/v1/context", {"query": query, "budget_tokens": 600, "use_cache": False}).status_code == 200
-        for question in ("Which epoll flag requests edge-triggered notification?",
-                         "What is the boiling point of mercury in kelvin?"):
+        for question in answers:
             assert _post(url, "/v1/answer", {"question": question, "use_cache": False}).status_code == 200
 
         # 6. Prometheus has the run: every series present with a few samples (increase() needs two), the second
