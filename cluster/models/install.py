@@ -165,10 +165,8 @@ def install_minilm(target: Path, *, precision: Literal["fp32", "int8"] = "fp32",
     staging = target.with_name(target.name + ".partial")
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
-    for item in (*MINILM_TOKENIZER_FILES, MINILM_INT8_ONNX if precision == "int8" else MINILM_SAFETENSORS):
-        src = _verified(item)
-        if item is not MINILM_SAFETENSORS:
-            shutil.copyfile(src, staging / item.target)
+    for item in (*MINILM_TOKENIZER_FILES, *((MINILM_INT8_ONNX,) if precision == "int8" else ())):
+        shutil.copyfile(_verified(item), staging / item.target)
     if precision == "fp32":
         from cluster.models.export import export_encoder_onnx
 

@@ -79,8 +79,7 @@ def read_manifest(directory: Path) -> ModelManifest:
 def installed_with_fingerprint(models_home: Path, fingerprint: str) -> str | None:
     """The name of a model directory under ``models_home`` whose manifest has ``fingerprint``, if any
     (e.g. ``all-minilm-l6-v2-int8`` for an index built before the default embedder became fp32)."""
-    home = Path(models_home).expanduser()
-    for manifest_path in sorted(home.glob(f"*/{MANIFEST_FILE}")) if home.is_dir() else ():
+    for manifest_path in sorted(Path(models_home).expanduser().glob(f"*/{MANIFEST_FILE}")):
         try:
             if read_manifest(manifest_path.parent).fingerprint == fingerprint:
                 return manifest_path.parent.name
