@@ -121,6 +121,7 @@ def corpus_work(corpus: Path, variant: str) -> dict:
     """Parse and chunk every file under ``corpus`` with a variant's settings (no embedding): chunks,
     their tokens, and the distinct texts the embedder would get with their tokens."""
     from cluster.config import load_config
+    from pipelines.records import chunk_input, summary_input
     from pipelines.sources.files import SourceFile, discover
     from pipelines.stages.parse_chunk import chunking_setup, process_file
 
@@ -139,8 +140,8 @@ def corpus_work(corpus: Path, variant: str) -> dict:
                            max_file_bytes=cfg.ingest.max_file_bytes)
         chunks += len(row["chunks"])
         chunk_tokens += sum(ch["n_tokens"] for ch in row["chunks"])
-        texts.update(ch["embed_text"] for ch in row["chunks"])
-        texts.update(se["summary_embed_text"] for se in row["sections"])
+        texts.update(chunk_input(ch) for ch in row["chunks"])
+        texts.update(summary_input(se) for se in row["sections"])
     parsed_s = time.perf_counter() - started
     ordered = sorted(texts)
     model_tokens = sum(len(e.ids) for e in tokenizer.encode_batch(ordered))  # [CLS] … [SEP], as embedded

@@ -71,6 +71,7 @@ def pipeline_texts(src: Path, cfg) -> dict:
     texts its embed actors embed (chunk inputs and section-summary inputs, identical texts once)
     with the token accounting: content tokens, header tokens, overlap tokens, summaries."""
     from pipelines.chunk import ChunkingConfig
+    from pipelines.records import chunk_input, summary_input
     from pipelines.sources.files import SourceFile, discover
     from pipelines.stages.parse_chunk import _max_model_tokens, _tokenizer, process_file
 
@@ -91,14 +92,14 @@ def pipeline_texts(src: Path, cfg) -> dict:
                            tokenizer=tokenizer, config=chunking, max_file_bytes=cfg.ingest.max_file_bytes)
         files += 1
         for c in row["chunks"]:
-            unique[c["embed_text"]] = None
-            chunk_inputs.add(c["embed_text"])
+            unique[chunk_input(c)] = None
+            chunk_inputs.add(chunk_input(c))
             chunk_texts += 1
             chunk_tokens += c["n_tokens"]
         for s in row["sections"]:
             summary_texts += 1
-            summaries_free += s["summary_embed_text"] in chunk_inputs
-            unique[s["summary_embed_text"]] = None
+            summaries_free += summary_input(s) in chunk_inputs
+            unique[summary_input(s)] = None
     parse_s = time.perf_counter() - started
     texts = list(unique)
     lengths = [len(e.ids) for e in tokenizer.encode_batch(texts, add_special_tokens=True)]

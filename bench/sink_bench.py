@@ -105,11 +105,11 @@ def build_batches(n_chunks: int, seed: int = 7, doc_chunks: int = 0) -> tuple[li
             chunks = [{"chunk_id": f"{doc_id}-c{i}", "section_id": section_id, "section_path": title,
                        "section_facet": f"/{doc_id}", "ordinal": i, "start": int(offsets[i]),
                        "end": int(offsets[i] + len(t)), "n_tokens": int(len(t.split()) * 1.3),
-                       "content_hash": "", "text": t, "embed_text": f"{title}\n{t}"} for i, t in enumerate(texts)]
+                       "content_hash": "", "text": t, "header": title} for i, t in enumerate(texts)]
             section = {"section_id": section_id, "parent_id": None, "level": 0, "ordinal": 0, "title": title,
                        "path": [title], "path_str": title, "start": 0, "end": int(offsets[-1]),
                        "n_tokens": sum(c["n_tokens"] for c in chunks), "n_chunks": len(chunks),
-                       "text": " ".join(texts), "summary": texts[0], "summary_embed_text": f"{title}\n{texts[0]}"}
+                       "text": " ".join(texts), "summary": texts[0], "summary_header": title}
             keys = [f"{doc_id}-k{i}" for i in range(len(texts))]
             rows.append({"doc_id": doc_id, "source": "bench", "path": f"{doc_id}.md", "abs_path": f"/x/{doc_id}.md",
                          "title": title, "format": "markdown", "n_bytes": int(offsets[-1]), "mtime_ns": 0,

@@ -12,20 +12,44 @@ from __future__ import annotations
 
 import pyarrow as pa
 
+from pipelines.chunk.chunk import with_header
+
 STATUS_OK, STATUS_UNCHANGED, STATUS_FAILED = "ok", "unchanged", "failed"
 
 CHUNK_STRUCT = pa.struct([
     ("chunk_id", pa.string()), ("section_id", pa.string()), ("section_path", pa.string()),
     ("section_facet", pa.string()), ("ordinal", pa.int32()), ("start", pa.int64()), ("end", pa.int64()),
-    ("n_tokens", pa.int32()), ("content_hash", pa.string()), ("text", pa.string()), ("embed_text", pa.string()),
+    ("n_tokens", pa.int32()), ("content_hash", pa.string()), ("text", pa.string()), ("header", pa.string()),
 ])
 
 SECTION_STRUCT = pa.struct([
     ("section_id", pa.string()), ("parent_id", pa.string()), ("level", pa.int16()), ("ordinal", pa.int32()),
     ("title", pa.string()), ("path", pa.list_(pa.string())), ("path_str", pa.string()), ("start", pa.int64()),
     ("end", pa.int64()), ("n_tokens", pa.int32()), ("n_chunks", pa.int32()), ("text", pa.string()),
-    ("summary", pa.string()), ("summary_embed_text", pa.string()),
+    ("summary", pa.string()), ("summary_header", pa.string()),
 ])
+
+
+
+def chunk_input(chunk: dict) -> str:
+    """The text the embedder sees for a ``chunks`` entry of a parsed record: its header, then its
+    text. Records carry the two apart (the text once: parsed records wait in Ray's object store).
+
+    >>> chunk_input({"header": "Guide > Install", "text": "Run it."})
+    'Guide > Install\\nRun it.'
+    """
+    return with_header(chunk["header"], chunk["text"])
+
+
+def summary_input(section: dict) -> str:
+    """The text the embedder sees for a ``sections`` entry's summary (a lead summary is its first
+    chunk's input, so it is embedded once).
+
+    >>> summary_input({"summary_header": "", "summary": "Subsections: A; B"})
+    'Subsections: A; B'
+    """
+    return with_header(section["summary_header"], section["summary"])
+
 
 PARSED_SCHEMA = pa.schema([
     ("doc_id", pa.string()), ("source", pa.string()), ("path", pa.string()), ("abs_path", pa.string()),

@@ -2,11 +2,15 @@
 
 A section with body text is summarised by its lead passage: its first chunk (whole leading
 sentences within the chunk budget, the classic lead-N extractive summary). Its embedding input is
-that chunk's, so the embedder deduplicates it and the summary vector is free. A section with no
-body text of its own is summarised by the titles of its subsections.
+that chunk's (the same header and text), so the embedder deduplicates it and the summary vector is
+free. A section with no body text of its own is summarised by the titles of its subsections, under
+the section's header. The embedder sees ``with_header(header, summary)``
+(:func:`pipelines.chunk.chunk.with_header`).
 
 >>> section_summary(title="Install", header="Guide > Install", lead=None, child_titles=["Linux", "macOS"])
-('Subsections: Linux; macOS', 'Guide > Install\\nSubsections: Linux; macOS')
+('Subsections: Linux; macOS', 'Guide > Install')
+>>> section_summary(title="Install", header="Guide > Install", lead=("Run it.", "Guide"), child_titles=[])
+('Run it.', 'Guide')
 """
 
 from __future__ import annotations
@@ -14,8 +18,7 @@ from __future__ import annotations
 
 def section_summary(*, title: str, header: str, lead: tuple[str, str] | None,
                     child_titles: list[str]) -> tuple[str, str]:
-    """Return ``(summary, embed_text)``; ``lead`` is the first chunk's ``(text, embed_text)`` if any."""
+    """Return ``(summary, its header)``; ``lead`` is the first chunk's ``(text, header)`` if any."""
     if lead is not None:
         return lead
-    summary = ("Subsections: " + "; ".join(child_titles)) if child_titles else title
-    return summary, (f"{header}\n{summary}" if header else summary)
+    return ("Subsections: " + "; ".join(child_titles)) if child_titles else title, header

@@ -35,10 +35,10 @@ def _doc(i: int, n_chunks: int, rng, *, version: str = "v1", status: str = STATU
     sid = f"{doc_id}-s0"
     chunks = [{"chunk_id": f"{doc_id}-{version}-c{j}", "section_id": sid, "section_path": f"Title {i}",
                "section_facet": f"/{doc_id}/{sid}", "ordinal": j, "start": 0, "end": len(t), "n_tokens": 9,
-               "content_hash": version, "text": t, "embed_text": t} for j, t in enumerate(texts)]
+               "content_hash": version, "text": t, "header": ""} for j, t in enumerate(texts)]
     section = {"section_id": sid, "parent_id": None, "level": 0, "ordinal": 0, "title": f"Title {i}",
                "path": [f"Title {i}"], "path_str": f"Title {i}", "start": 0, "end": 10, "n_tokens": 9 * n_chunks,
-               "n_chunks": n_chunks, "text": " ".join(texts), "summary": texts[0], "summary_embed_text": texts[0]}
+               "n_chunks": n_chunks, "text": " ".join(texts), "summary": texts[0], "summary_header": ""}
     ok = status == STATUS_OK
     return {"doc_id": doc_id, "source": "t", "path": f"{doc_id}.md", "abs_path": f"/x/{doc_id}.md",
             "title": f"Title {i}", "format": "markdown", "n_bytes": 100 + i, "mtime_ns": 1, "content_hash": version,

@@ -5,6 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
+def with_header(header: str, text: str) -> str:
+    """What the embedder sees for ``text`` under a context ``header`` (none: the text alone).
+
+    >>> with_header("Guide > Install", "Run it."), with_header("", "Run it.")
+    ('Guide > Install\\nRun it.', 'Run it.')
+    """
+    return f"{header}\n{text}" if header else text
+
+
 @dataclass(slots=True)
 class Chunk:
     """A retrievable passage: never crosses a section boundary.
@@ -26,3 +35,8 @@ class Chunk:
     embed_text: str
     n_tokens: int
     content_hash: str
+
+    @property
+    def header(self) -> str:
+        """The context header of ``embed_text`` ('' if none): ``embed_text == with_header(header, text)``."""
+        return self.embed_text[: -len(self.text) - 1] if self.embed_text != self.text else ""

@@ -23,7 +23,7 @@ from cluster.models.embedder import Embedder
 from cluster.store.embed_cache import EmbeddingCache, text_key
 from cluster.models.registry import resolve_embedder
 from cluster.telemetry.tracing import span
-from pipelines.records import STATUS_OK, embedded_schema
+from pipelines.records import STATUS_OK, chunk_input, embedded_schema, summary_input
 
 
 CPU_UNIT_TOKENS = 16_384  # ~7 s of one single-threaded MiniLM actor: the most a finished ingest waits on one actor
@@ -134,9 +134,9 @@ class EmbedDocuments:
                 first_row.append(row)
             return index[text]
 
-        chunk_slots = [[slot(c["embed_text"], r) for c in cs] if st == STATUS_OK else []
+        chunk_slots = [[slot(chunk_input(c), r) for c in cs] if st == STATUS_OK else []
                        for r, (st, cs) in enumerate(zip(statuses, chunks))]
-        section_slots = [[slot(s["summary_embed_text"], r) for s in ss] if st == STATUS_OK else []
+        section_slots = [[slot(summary_input(s), r) for s in ss] if st == STATUS_OK else []
                          for r, (st, ss) in enumerate(zip(statuses, sections))]
         keys = [text_key(t) for t in texts]
         dim = self.embedder.dim

@@ -132,7 +132,7 @@ def _chunk_rows(doc: ParsedDocument, chunks) -> list[dict[str, Any]]:
     return [{
         "chunk_id": c.chunk_id, "section_id": c.section_id, "section_path": c.section_path,
         "section_facet": facets[c.section_id], "ordinal": c.ordinal, "start": c.start, "end": c.end,
-        "n_tokens": c.n_tokens, "content_hash": c.content_hash, "text": c.text, "embed_text": c.embed_text,
+        "n_tokens": c.n_tokens, "content_hash": c.content_hash, "text": c.text, "header": c.header,
     } for c in chunks]
 
 
@@ -145,14 +145,14 @@ def _section_rows(doc: ParsedDocument, chunks, tokenizer) -> list[dict[str, Any]
     rows = []
     for section, n_tokens in zip(doc.sections, token_counts):
         own = by_section.get(section.section_id, [])
-        summary, embed_text = section_summary(
+        summary, summary_header = section_summary(
             title=section.title, header=" > ".join(p for p in (doc.title, section.path_str) if p),
-            lead=(own[0].text, own[0].embed_text) if own else None,
+            lead=(own[0].text, own[0].header) if own else None,
             child_titles=[titles[c] for c in section.children])
         rows.append({
             "section_id": section.section_id, "parent_id": section.parent_id, "level": section.level,
             "ordinal": section.ordinal, "title": section.title, "path": list(section.path),
             "path_str": section.path_str, "start": section.start, "end": section.end, "n_tokens": n_tokens,
-            "n_chunks": len(own), "text": section.text, "summary": summary, "summary_embed_text": embed_text,
+            "n_chunks": len(own), "text": section.text, "summary": summary, "summary_header": summary_header,
         })
     return rows
