@@ -92,14 +92,16 @@ def pipeline_texts(src: Path, cfg) -> dict:
                            tokenizer=tokenizer, config=chunking, max_file_bytes=cfg.ingest.max_file_bytes)
         files += 1
         for c in row["chunks"]:
-            unique[chunk_input(c)] = None
-            chunk_inputs.add(chunk_input(c))
+            text = chunk_input(c)
+            unique[text] = None
+            chunk_inputs.add(text)
             chunk_texts += 1
             chunk_tokens += c["n_tokens"]
         for s in row["sections"]:
             summary_texts += 1
-            summaries_free += summary_input(s) in chunk_inputs
-            unique[summary_input(s)] = None
+            text = summary_input(s)
+            summaries_free += text in chunk_inputs
+            unique[text] = None
     parse_s = time.perf_counter() - started
     texts = list(unique)
     lengths = [len(e.ids) for e in tokenizer.encode_batch(texts, add_special_tokens=True)]

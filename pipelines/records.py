@@ -30,7 +30,6 @@ SECTION_STRUCT = pa.struct([
 ])
 
 
-
 def chunk_input(chunk: dict) -> str:
     """The text the embedder sees for a ``chunks`` entry of a parsed record: its header, then its
     text. Records carry the two apart (the text once: parsed records wait in Ray's object store).

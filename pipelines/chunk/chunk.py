@@ -32,11 +32,11 @@ class Chunk:
     start: int
     end: int
     text: str
-    embed_text: str
+    header: str  # the context header ('' if none)
     n_tokens: int
     content_hash: str
 
     @property
-    def header(self) -> str:
-        """The context header of ``embed_text`` ('' if none): ``embed_text == with_header(header, text)``."""
-        return self.embed_text[: -len(self.text) - 1] if self.embed_text != self.text else ""
+    def embed_text(self) -> str:
+        """What the embedder sees: ``with_header(header, text)``."""
+        return with_header(self.header, self.text)

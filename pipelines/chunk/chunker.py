@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from tokenizers import Encoding, Tokenizer
 
-from pipelines.chunk.chunk import Chunk, with_header
+from pipelines.chunk.chunk import Chunk
 from pipelines.chunk.sentences import split_sentences
 from pipelines.parse.document import ParsedDocument, Section
 
@@ -332,7 +332,7 @@ def _emit(
             start=start,
             end=end,
             text=text,
-            embed_text=with_header(header, text),
+            header=header,
             n_tokens=n_tokens,
             content_hash=content_hash,
         )
