@@ -137,8 +137,9 @@ class IngestConfig(BaseModel):
                                                    "0: the driver's cores shared out among the shards, at most 8")
     bm25_shards: int = Field(0, ge=0, le=64, description="BM25 shards of a new index, each with its own writer process "
                                                          "on the driver's node during an ingest (one shard writer "
-                                                         "indexes ~8-15k chunks/s: two shards per H100 embedder); "
-                                                         "0: as the index has; for a new one 1 when CPUs embed, two "
+                                                         "indexes ~8-9k chunks/s on a busy head: three shards per "
+                                                         "H100 embedder); 0: as the index has; for a new one 1 when "
+                                                         "CPUs embed, three "
                                                          "per embedding GPU when GPUs do (at most the driver node's "
                                                          "CPUs less one, at least 2). An existing index keeps its "
                                                          "count")

@@ -30,9 +30,10 @@ CPU_UNIT_TOKENS = 16_384  # ~7 s of one single-threaded MiniLM actor: the most a
 GPU_UNIT_TOKENS = 262_144  # ~0.1 s of an H100, far above Ray's per-task overhead
 CPU_COMMIT_ROWS = 4_096  # chunks per writer commit when CPUs embed: ~1 min of 2 cores, progress and a small redo
 GPU_COMMIT_ROWS = 65_536  # when GPUs embed: ~0.4 s of 8 H100s; per-commit costs amortised (bench/sink_bench.py)
-#: BM25 shards of a new index per embedding GPU: one shard writer indexes ~10k chunks/s (82–114 µs of
-#: CPU a chunk, bench/sink_bench.py), one H100 embeds MiniLM-L6 at ~20k chunks/s.
-GPU_BM25_SHARDS_PER_GPU = 2
+#: BM25 shards of a new index per embedding GPU: with every core of a 16-core head busy one shard writer
+#: indexed 8.2–9.1k chunks/s (bench/head_writer_bench.py), one H100 embeds MiniLM-L6 at ~24.5k chunks/s
+#: (bench/gpu_embed_bench.py).
+GPU_BM25_SHARDS_PER_GPU = 3
 
 
 @dataclass(frozen=True)
