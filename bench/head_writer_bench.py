@@ -52,14 +52,8 @@ RESULTS = REPO / "bench" / "results" / "head_writer.jsonl"
 SHM = Path("/dev/shm") if Path("/dev/shm").is_dir() else Path(tempfile.gettempdir())
 
 
-def cache_schema(dim: int) -> pa.Schema:
-    """:func:`cluster.store.embed_cache.cache_schema` (that module needs the config, hence pydantic)."""
-    return pa.schema([pa.field("fingerprint", pa.string(), nullable=False),
-                      pa.field("text_hash", pa.string(), nullable=False),
-                      pa.field("vector", pa.list_(pa.float32(), dim))])
-
-
 def schemas() -> dict[str, pa.Schema]:
+    from cluster.store.embed_cache import cache_schema
     from cluster.store.schema import DOCUMENTS_SCHEMA, chunks_schema, sections_schema
 
     return {"chunks": chunks_schema(DIM), "sections": sections_schema(DIM), "embed_cache": cache_schema(DIM),
@@ -69,15 +63,15 @@ def schemas() -> dict[str, pa.Schema]:
 def base_unit(unit_chunks: int, doc_chunks: int, corpus: str | None) -> dict[str, pa.Table]:
     """The four tables' rows of one unit, as a fragment-writing worker flattens them."""
     import sink_bench
+    from cluster.store.embed_cache import cache_rows
     from pipelines.sink.flatten import document_meta, documents_table, flatten_chunks, flatten_sections
 
     if corpus:
         sink_bench.DATA = Path(corpus)
     batches, _ = sink_bench.build_batches(unit_chunks, doc_chunks=doc_chunks)
     docs = pa.concat_tables(batches).combine_chunks()
-    keys = pc.list_flatten(docs.column("new_cache_keys"))
-    cache = pa.table({"fingerprint": pa.array(["bench"] * len(keys), pa.string()), "text_hash": keys,
-                      "vector": pc.list_flatten(docs.column("new_cache_vectors"))}, schema=cache_schema(DIM))
+    cache = cache_rows("bench", pc.list_flatten(docs.column("new_cache_keys")),
+                       pc.list_flatten(docs.column("new_cache_vectors")), DIM)
     return {"chunks": flatten_chunks(docs, DIM), "sections": flatten_sections(docs, DIM), "embed_cache": cache,
             "documents": documents_table(document_meta(docs))}
 

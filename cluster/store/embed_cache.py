@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pyarrow as pa
 
-from cluster.config import StorageConfig
+if TYPE_CHECKING:  # annotations only: fragment writers and benches import this without the config
+    from cluster.config import StorageConfig
 
 EMBED_CACHE = "embed_cache"
 LOOKUP_BATCH = 2000  # hashes per ``IN (...)`` predicate
