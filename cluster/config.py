@@ -136,13 +136,22 @@ class IngestConfig(BaseModel):
     bm25_threads: int = Field(0, ge=0, description="tantivy indexing threads of the writer (of each shard's writer); "
                                                    "0: the driver's cores shared out among the shards, at most 8")
     bm25_shards: int = Field(0, ge=0, le=64, description="BM25 shards of a new index, each with its own writer process "
-                                                         "on the driver's node during an ingest (one shard writer "
-                                                         "indexes ~8-9k chunks/s on a busy head: three shards per "
-                                                         "H100 embedder); 0: as the index has; for a new one 1 when "
-                                                         "CPUs embed, three "
-                                                         "per embedding GPU when GPUs do (at most the driver node's "
+                                                         "during an ingest (bm25_writers; one shard writer indexes "
+                                                         "~8-9k chunks/s on a busy node: three shards per H100 "
+                                                         "embedder); 0: as the index has; for a new one 1 when "
+                                                         "CPUs embed, three per embedding GPU when GPUs do (with "
+                                                         "bm25_writers on the driver: at most the driver node's "
                                                          "CPUs less one, at least 2). An existing index keeps its "
                                                          "count")
+    bm25_writers: Literal["auto", "driver", "workers"] = Field(
+        "auto", description="where a sharded BM25 index's shard writer processes run during an ingest (the driver "
+                            "still decides every commit). driver: on the driver's node (storage.bm25_dir may be "
+                            "its local disk; indexing is bounded by the head's cores); workers: spread over the "
+                            "other nodes that hold worker_resources, so BM25 indexing grows with the cluster "
+                            "(storage.bm25_dir must be storage those nodes share; each writer checks that it sees "
+                            "the driver's index and the ingest stops with an error if not); auto: workers when "
+                            "writer resolves to workers (GPUs embed), a writer whose node does not see the "
+                            "index moving back to the driver's node; driver otherwise")
     embed_cache: bool = Field(True, description="reuse vectors stored in the index's embed_cache table, keyed by "
                                                 "(embedder fingerprint, text hash); embed only the misses")
     progress: bool = True

@@ -56,6 +56,23 @@ def driver_node_cpus(nodes: list[dict] | None = None) -> float | None:
     return next((float(n["Resources"].get("CPU", 0.0)) for n in nodes if n.get("NodeID") == node_id), None)
 
 
+def worker_node_ids(required: dict[str, float], nodes: list[dict] | None = None,
+                    driver_node: str | None = None) -> list[str]:
+    """Ids of the alive nodes that hold every ``required`` custom resource, the driver's node left
+    out (``driver_node``, default this process's), sorted: where work is sent to keep it off the head.
+    Empty on a single-node cluster. ``nodes`` defaults to ``ray.nodes()``.
+
+    >>> worker_node_ids({}, [{"Alive": True, "NodeID": "b", "Resources": {"CPU": 1.0}},
+    ...                      {"Alive": True, "NodeID": "h", "Resources": {"CPU": 4.0}},
+    ...                      {"Alive": False, "NodeID": "a", "Resources": {"CPU": 1.0}}], driver_node="h")
+    ['b']
+    """
+    driver_node = driver_node or ray.get_runtime_context().get_node_id()
+    nodes = ray.nodes() if nodes is None else nodes
+    return sorted(n["NodeID"] for n in nodes if n.get("Alive") and n.get("NodeID") != driver_node
+                  and all(n["Resources"].get(k, 0) > 0 for k in required))
+
+
 def telemetry_env(cfg: StrataConfig) -> dict[str, str]:
     """Environment that makes Ray workers export spans like the driver does.
 

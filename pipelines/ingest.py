@@ -14,7 +14,7 @@ import ray
 
 from cluster.config import IngestConfig, StrataConfig, absolute_paths
 from cluster.models.registry import resolve_embedder
-from cluster.runtime import driver_node_cpus, eligible_node_resources, init_ray, telemetry_env
+from cluster.runtime import driver_node_cpus, eligible_node_resources, init_ray, telemetry_env, worker_node_ids
 from cluster.store.bm25 import Bm25Index, ShardedBm25, open_bm25
 from cluster.store.embed_cache import EmbeddingCache
 from cluster.store.journal import IngestJournal
@@ -65,8 +65,12 @@ def run_ingest(cfg: StrataConfig, path: str | Path, *, source: str | None = None
     pool = plan_embed_pool(cfg.ingest, cfg.embedder, eligible, driver_cpus=driver_node_cpus())
     resolved, store, bm25 = open_index_for_write(cfg, new_bm25_shards=pool.bm25_shards)
     cache = EmbeddingCache.open(cfg.storage, dim=store.dim, create=True) if cfg.ingest.embed_cache else None
-    # A sharded BM25 index is written by one process per shard (the driver still decides every commit).
-    bm25_writer = ShardWriterPool(bm25) if isinstance(bm25, ShardedBm25) else bm25
+    # A sharded BM25 index is written by one process per shard (the driver still decides every commit),
+    # beside the driver or spread over the worker nodes (ingest.bm25_writers).
+    bm25_writer = bm25
+    if isinstance(bm25, ShardedBm25):
+        nodes = worker_node_ids(cfg.ingest.worker_resources) if pool.bm25_writers == "workers" else []
+        bm25_writer = ShardWriterPool(bm25, nodes, fallback=cfg.ingest.bm25_writers == "auto")
     sink = IndexSink(store, bm25_writer, IngestJournal(cfg.storage.journal_path), known=store.known_documents(),
                      batch_rows=pool.commit_rows, cache=cache, fingerprint=resolved.manifest.fingerprint,
                      bm25_threads=cfg.ingest.bm25_threads)
@@ -98,7 +102,8 @@ def run_ingest(cfg: StrataConfig, path: str | Path, *, source: str | None = None
             if items:
                 report.plan = {"embed_actors": pool.actors, "device": "GPU" if pool.gpus else "CPU",
                                "parse_tasks": _parse_tasks(cfg.ingest, eligible), "writer": pool.writer,
-                               "commit_rows": pool.commit_rows, "bm25_shards": bm25.shards}
+                               "commit_rows": pool.commit_rows, "bm25_shards": bm25.shards,
+                               "bm25_writer_nodes": len(set(getattr(bm25_writer, "placed", []))) or 1}
                 _run_pipeline(cfg, pool, eligible, items, sink, report, metrics, started)
             sink.close()
             if prune and label is not None:

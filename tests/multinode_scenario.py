@@ -29,7 +29,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 WORKER_RESOURCE = "strata_worker"
 #: Settings shared with the single-node ingest the test compares against (same chunks, same batches,
-#: BM25 in two shards, each written by its own actor on the driver's node).
+#: BM25 in two shards, each written by its own actor: here on a worker node, there beside the driver).
 INGEST = {"unit_tokens": 1024, "writer_batch_rows": 128, "bm25_shards": 2}
 SOURCE = "multinode"
 QUERY = "How do I create a virtual environment?"

@@ -11,6 +11,7 @@ from collections import Counter
 import numpy as np
 import pyarrow as pa
 import pytest
+import ray
 from index_probe import assert_consistent, snapshot
 from support import make_config
 
@@ -20,7 +21,7 @@ from cluster.store.journal import IngestJournal
 from cluster.store.lance_store import LanceStore
 from cluster.store.schema import CHUNKS, DOCUMENTS, SECTIONS
 from pipelines.records import STATUS_FAILED, STATUS_OK, STATUS_UNCHANGED, embedded_schema
-from pipelines.sink.bm25_shards import ShardWriterPool
+from pipelines.sink.bm25_shards import TOKEN_FILE, SharedStorageError, ShardWriterPool
 from pipelines.sink.fragments import fragment_targets, write_fragments_batch
 from pipelines.sink.writer import IndexSink, unit_rows
 
@@ -58,11 +59,12 @@ def _batches(version: str = "v1", seed: int = 3) -> list[pa.Table]:
     return [pa.Table.from_pylist(docs[i:i + 3], schema=embedded_schema(DIM)) for i in range(0, len(docs), 3)]
 
 
-def _open(cfg, *, batch_rows: int = 7, shards: int = 0):
-    """A sink over a new or existing index; ``shards`` > 1: a sharded BM25 written by Ray actors."""
+def _open(cfg, *, batch_rows: int = 7, shards: int = 0, listed: bool = False):
+    """A sink over a new or existing index; ``shards`` > 1: a sharded BM25 written by Ray actors
+    (``listed``: placed as on worker nodes, here the one node: token checked, own documents sent)."""
     store = LanceStore.open(cfg.storage, dim=DIM, create=True)
     bm25 = open_bm25(cfg.storage.bm25_path, create=True, shards=shards)
-    writer = ShardWriterPool(bm25) if bm25.shards > 1 else bm25
+    writer = ShardWriterPool(bm25, [ray.get_runtime_context().get_node_id()] if listed else []) if bm25.shards > 1 else bm25
     cache = EmbeddingCache.open(cfg.storage, dim=DIM, create=True)
     sink = IndexSink(store, writer, IngestJournal(cfg.storage.journal_path), known=store.known_documents(),
                      batch_rows=batch_rows, cache=cache, fingerprint="fp", bm25_threads=2)
@@ -81,8 +83,8 @@ def _rows(cfg, name: str, key: str) -> list[dict]:
     return table.sort_by(key).to_pylist()
 
 
-def _ingest(cfg, *, workers: bool, version: str = "v1", shards: int = 0) -> IndexSink:
-    store, cache, sink = _open(cfg, shards=shards)
+def _ingest(cfg, *, workers: bool, version: str = "v1", shards: int = 0, listed: bool = False) -> IndexSink:
+    store, cache, sink = _open(cfg, shards=shards, listed=listed)
     sink.recover()
     batches = _batches(version)
     for batch in (_written(batches, store, cache, sink.bm25.shards) if workers else batches):
@@ -215,11 +217,11 @@ def test_crash_between_fragment_write_and_commit_leaves_the_index_exact(tmp_path
     assert store.table(CHUNKS).count_rows() == sum(ref["chunk_ids"].values())
 
 
-@pytest.mark.parametrize("workers", [False, True])
-def test_sharded_bm25_written_by_shard_actors_holds_the_same_chunks(tmp_path, ray_session, workers):
+@pytest.mark.parametrize("workers,listed", [(False, False), (True, False), (True, True)])
+def test_sharded_bm25_written_by_shard_actors_holds_the_same_chunks(tmp_path, ray_session, workers, listed):
     single, sharded = make_config(tmp_path / "single"), make_config(tmp_path / "sharded")
     _ingest(single, workers=workers)
-    counts = _ingest(sharded, workers=workers, shards=3).counts
+    counts = _ingest(sharded, workers=workers, shards=3, listed=listed).counts
     assert counts.new == 12 and counts.commits > 1
     for name, key in ((DOCUMENTS, "doc_id"), (SECTIONS, "section_id"), (CHUNKS, "chunk_id")):
         assert _rows(single, name, key) == _rows(sharded, name, key), name
@@ -231,7 +233,7 @@ def test_sharded_bm25_written_by_shard_actors_holds_the_same_chunks(tmp_path, ra
         hits_single = Counter(h.chunk_id for h in Bm25Index(single.storage.bm25_path).search(query, k=50))
         assert Counter(h.chunk_id for h in bm25.search(query, k=50)) == hits_single and hits_single
     assert [h.doc_id for h in bm25.search("helium3", section_facet="/doc-003")] == ["doc-003"] * 4
-    again = _ingest(sharded, workers=workers, version="v2", shards=3)  # changed documents: old chunks deleted
+    again = _ingest(sharded, workers=workers, version="v2", shards=3, listed=listed)  # old chunks deleted
     assert again.counts.updated == 12
     snap = snapshot(sharded)
     assert_consistent(snap)
@@ -262,3 +264,26 @@ def test_crash_while_shard_writers_hold_a_torn_commit_leaves_the_index_exact(tmp
     assert_consistent(snap)
     assert snap["documents"] == ref["documents"] and snap["chunk_ids"] == ref["chunk_ids"]
     assert snap["bm25_docs"] == ref["bm25_docs"]
+
+
+def test_shard_writers_on_a_node_that_does_not_share_the_index_stop_or_move(tmp_path, ray_session, monkeypatch):
+    """A shard writer placed on a worker node checks the driver's token in the index folder first: a
+    node that sees another folder at that path (not shared storage) stops the ingest with a clear
+    error, or with ``fallback`` (``bm25_writers = "auto"``) its writer moves to the driver's node."""
+    bm25 = open_bm25(tmp_path / "bm25", create=True, shards=2)
+    here = ray.get_runtime_context().get_node_id()
+    stamp = ShardWriterPool._stamp
+    monkeypatch.setattr(ShardWriterPool, "_stamp", lambda self: stamp(self) and "not-the-stamped-token")
+    strict = ShardWriterPool(bm25, [here])
+    with pytest.raises(SharedStorageError, match="must be storage every worker node shares"):
+        strict.open_writer()
+    assert not strict.writing
+    moved = ShardWriterPool(bm25, [here], fallback=True)
+    moved.open_writer()
+    assert moved.placed == [here, here] and moved._remote == [False, False]
+    docs = [document_json({"chunk_id": f"d{i}-c0", "doc_id": f"d{i}", "text": f"krypton {i}", "title": "t",
+                           "section_path": "", "section_facet": f"/d{i}"}) for i in range(6)]
+    moved.add_json(docs, shards_of([f"d{i}" for i in range(6)], 2))
+    moved.commit()
+    moved.close_writer()
+    assert open_bm25(tmp_path / "bm25").num_docs() == 6 and (tmp_path / "bm25" / TOKEN_FILE).exists()

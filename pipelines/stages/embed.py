@@ -30,9 +30,10 @@ CPU_UNIT_TOKENS = 16_384  # ~7 s of one single-threaded MiniLM actor: the most a
 GPU_UNIT_TOKENS = 262_144  # ~0.1 s of an H100, far above Ray's per-task overhead
 CPU_COMMIT_ROWS = 4_096  # chunks per writer commit when CPUs embed: ~1 min of 2 cores, progress and a small redo
 GPU_COMMIT_ROWS = 65_536  # when GPUs embed: ~0.4 s of 8 H100s; per-commit costs amortised (bench/sink_bench.py)
-#: BM25 shards of a new index per embedding GPU: with every core of a 16-core head busy one shard writer
+#: BM25 shards of a new index per embedding GPU: with every core of a 16-core node busy one shard writer
 #: indexed 8.2–9.1k chunks/s (bench/head_writer_bench.py), one H100 embeds MiniLM-L6 at ~24.5k chunks/s
-#: (bench/gpu_embed_bench.py).
+#: (bench/gpu_embed_bench.py). The shard writers run on the worker nodes (``ingest.bm25_writers``), so
+#: each GPU node hosts about three: ~3 cores beside the ~11-13 that tokenize for its H100.
 GPU_BM25_SHARDS_PER_GPU = 3
 
 
@@ -47,6 +48,7 @@ class EmbedPool:
     commit_rows: int  # chunks per commit of the single writer (ingest.writer_batch_rows, or by device)
     writer: str = "driver"  # who writes the Lance rows (ingest.writer, or by device): "driver" or "workers"
     bm25_shards: int = 1  # BM25 shards of a new index when ingest.bm25_shards is 0 (by device)
+    bm25_writers: str = "driver"  # where shard writers run (ingest.bm25_writers, or by writer): "driver" or "workers"
 
 
 def plan_embed_pool(ingest: IngestConfig, embedder: EmbedderConfig, eligible: list[dict[str, float]],
@@ -66,20 +68,22 @@ def plan_embed_pool(ingest: IngestConfig, embedder: EmbedderConfig, eligible: li
     GPUs embed faster than one process writes (``bench/sink_bench.py``), so on GPUs the writer is
     ``workers`` (they write the Lance fragments, the driver commits them) and a new index gets
     :data:`GPU_BM25_SHARDS_PER_GPU` BM25 shards per embedding GPU, each indexed by its own process
-    on the driver's node (``driver_cpus``, when known, less one for the driver; at least 2), unless
-    ``ingest.writer`` says otherwise (``ingest.bm25_shards``, when set, wins in
-    :func:`cluster.store.bm25.open_bm25`). On CPUs the driver writes, one shard.
+    on a worker node (``bm25_writers``), unless ``ingest.writer`` / ``ingest.bm25_writers`` say
+    otherwise (``ingest.bm25_shards``, when set, wins in :func:`cluster.store.bm25.open_bm25`). Shard
+    writers on the driver's node are at most its cores less one (``driver_cpus``, when known; at
+    least 2). On CPUs the driver writes, one shard.
 
     >>> pool = plan_embed_pool(IngestConfig(), EmbedderConfig(), [{"CPU": 2.0}])
     >>> pool.actors, pool.gpus, pool.embedder.threads, pool.unit_tokens, pool.commit_rows
     (2, 0.0, 1, 16384, 4096)
-    >>> pool.writer, pool.bm25_shards
-    ('driver', 1)
-    >>> gpu_pool = plan_embed_pool(IngestConfig(), EmbedderConfig(), [{"CPU": 17.0}] + [{"CPU": 8.0, "GPU": 2.0}] * 4,
-    ...                            driver_cpus=17.0)
-    >>> gpu_pool.actors, gpu_pool.commit_rows, gpu_pool.writer, gpu_pool.bm25_shards
-    (8, 65536, 'workers', 16)
-    >>> plan_embed_pool(IngestConfig(), EmbedderConfig(), [{"CPU": 8.0, "GPU": 8.0}], driver_cpus=8.0).bm25_shards
+    >>> pool.writer, pool.bm25_shards, pool.bm25_writers
+    ('driver', 1, 'driver')
+    >>> gpu_pool = plan_embed_pool(IngestConfig(), EmbedderConfig(), [{"CPU": 9.0}] + [{"CPU": 16.0, "GPU": 1.0}] * 8,
+    ...                            driver_cpus=9.0)
+    >>> gpu_pool.actors, gpu_pool.commit_rows, gpu_pool.writer, gpu_pool.bm25_shards, gpu_pool.bm25_writers
+    (8, 65536, 'workers', 24, 'workers')
+    >>> plan_embed_pool(IngestConfig(bm25_writers="driver"), EmbedderConfig(), [{"CPU": 8.0, "GPU": 8.0}],
+    ...                 driver_cpus=8.0).bm25_shards
     7
     """
     gpus_seen = sum(r.get("GPU", 0) for r in eligible)
@@ -87,22 +91,30 @@ def plan_embed_pool(ingest: IngestConfig, embedder: EmbedderConfig, eligible: li
     if gpus:
         actors = ingest.embed_actors or max(1, int(gpus_seen // gpus))
         shards = GPU_BM25_SHARDS_PER_GPU * math.ceil(actors * gpus)
-        if driver_cpus is not None:
+        writer = _writer(ingest, "workers")
+        placement = _bm25_writers(ingest, writer)
+        if driver_cpus is not None and placement == "driver":
             shards = min(shards, int(driver_cpus) - 1)
         return EmbedPool(actors, gpus, embedder, ingest.unit_tokens or GPU_UNIT_TOKENS,
-                         ingest.writer_batch_rows or GPU_COMMIT_ROWS,
-                         writer=_writer(ingest, "workers"), bm25_shards=min(64, max(2, shards)))
+                         ingest.writer_batch_rows or GPU_COMMIT_ROWS, writer=writer,
+                         bm25_shards=min(64, max(2, shards)), bm25_writers=placement)
     unit, commit_rows = ingest.unit_tokens or CPU_UNIT_TOKENS, ingest.writer_batch_rows or CPU_COMMIT_ROWS
     writer = _writer(ingest, "driver")
+    placement = _bm25_writers(ingest, writer)
     if ingest.embed_actors:
-        return EmbedPool(ingest.embed_actors, 0.0, embedder, unit, commit_rows, writer=writer)
+        return EmbedPool(ingest.embed_actors, 0.0, embedder, unit, commit_rows, writer=writer, bm25_writers=placement)
     cpus = int(sum(r.get("CPU", 0) for r in eligible))
     return EmbedPool(max(1, cpus), 0.0, embedder.model_copy(update={"threads": embedder.threads or 1}), unit,
-                     commit_rows, writer=writer)
+                     commit_rows, writer=writer, bm25_writers=placement)
 
 
 def _writer(ingest: IngestConfig, auto: str) -> str:
     return auto if ingest.writer == "auto" else ingest.writer
+
+
+def _bm25_writers(ingest: IngestConfig, writer: str) -> str:
+    """Where shard writers run: as set, or (auto) where the Lance fragments are written."""
+    return ingest.bm25_writers if ingest.bm25_writers != "auto" else writer
 
 
 class EmbedDocuments:
