@@ -24,7 +24,10 @@ chunks and repeated under new document ids until ``--chunks``) with random unit 
 * **BM25 schema**: tantivy's CPU a chunk with the schema indexes had before 2026-11 and today's, the
   same chunks, one thread (see :mod:`cluster.store.bm25`);
 * **driver commit, sharded BM25**: the driver commit again, its BM25 in ``--shards`` shards written by
-  shard writer processes beside it (sent before the LanceDB commit, so they overlap it).
+  shard writer processes beside it (sent before the LanceDB commit, so they overlap it);
+* **shard writers on the worker nodes** (``ingest.bm25_writers = "workers"``, the GPU default): the
+  largest ``--shards`` count again, each writer placed as on a worker node (here this one node) and
+  sent only its own documents: the driver's CPU a chunk is then all the head spends.
 
 The writer's own clock (``SinkCounts.seconds``) splits each writer's time by part. The baselines, on
 the same flattened rows in this process: **LanceDB** ``table.add`` in the same 4096-row commits and
@@ -128,9 +131,13 @@ def build_batches(n_chunks: int, seed: int = 7, doc_chunks: int = 0) -> tuple[li
     return batches, total
 
 
-def _open_index(work: Path, shards: int = 0):
+def _open_index(work: Path, shards: int = 0, listed: bool = False):
     """A new index under ``work``: (config, LanceStore, BM25 writer, EmbeddingCache); ``shards`` > 1:
-    a sharded BM25 index written by shard writer processes (needs Ray)."""
+    a sharded BM25 index written by shard writer processes (needs Ray); ``listed``: placed as on
+    worker nodes (``ingest.bm25_writers = "workers"``; here this one node): the driver sends each
+    writer its own documents instead of sharing one copy."""
+    import ray
+
     from cluster.config import load_config
     from cluster.store.bm25 import ShardedBm25, open_bm25
     from cluster.store.embed_cache import EmbeddingCache
@@ -140,7 +147,8 @@ def _open_index(work: Path, shards: int = 0):
     cfg = load_config(storage={"data_dir": str(work)})
     bm25 = open_bm25(cfg.storage.bm25_path, create=True, shards=shards)
     return (cfg, LanceStore.open(cfg.storage, dim=DIM, create=True),
-            ShardWriterPool(bm25) if isinstance(bm25, ShardedBm25) else bm25,
+            (ShardWriterPool(bm25, [ray.get_runtime_context().get_node_id()] if listed else [])
+             if isinstance(bm25, ShardedBm25) else bm25),
             EmbeddingCache.open(cfg.storage, dim=DIM, create=True))
 
 
@@ -239,12 +247,13 @@ def bm25_schema_comparison(chunks: pa.Table, work: Path, batch_rows: int, rounds
     return best
 
 
-def run_workers(batches: list[pa.Table], work: Path, batch_rows: int, shards: int = 0) -> dict:
+def run_workers(batches: list[pa.Table], work: Path, batch_rows: int, shards: int = 0, listed: bool = False) -> dict:
     """``writer = "workers"``: fragment writes (this process standing for one worker) then the driver
-    commit (with ``shards`` > 1: BM25 in that many shards, each written by its own process)."""
+    commit (with ``shards`` > 1: BM25 in that many shards, each written by its own process; ``listed``:
+    sent as to writers on worker nodes)."""
     from pipelines.sink.fragments import fragment_targets, write_fragments_batch
 
-    cfg, store, bm25, cache = _open_index(work, shards)
+    cfg, store, bm25, cache = _open_index(work, shards, listed)
     targets = fragment_targets(store, cache, "bench", storage_options={}, bm25_shards=bm25.shards)
     blocks = _blocks(batches, batch_rows)  # what a fragment task gets: a Ray Data block of ~a commit's chunks
     started = time.perf_counter()
@@ -356,6 +365,9 @@ def main() -> int:
             sharded_by_count[shards] = run_workers(batches, work / f"index-sharded-{shards}", args.batch_rows,
                                                    shards=shards)
             sharded_by_count[shards].pop("written")
+        most = max(shard_counts)  # bm25_writers = "workers": each remote writer is sent its own documents
+        on_workers = run_workers(batches, work / f"index-listed-{most}", args.batch_rows, shards=most, listed=True)
+        on_workers.pop("written")
         ray.shutdown()
         chunks = flatten_chunks(pa.concat_tables(batches), DIM)
         lance = lance_baseline(chunks, work, args.batch_rows)
@@ -381,6 +393,10 @@ def main() -> int:
     cpu_by_shards = {s: (r["cpu"]["driver"] / n * 1e6, sum(r["cpu"]["shards"]) / n * 1e6)
                      for s, r in sharded_by_count.items()}
     shard_projection = {s: round(1e6 / max(d, c / s)) for s, (d, c) in cpu_by_shards.items()}
+    # Shard writers on the worker nodes: the head spends only the driver's CPU a chunk; BM25 needs the
+    # shard writers' CPU a chunk spread over the GPU nodes.
+    remote_driver_us = on_workers["cpu"]["driver"] / n * 1e6
+    remote_shard_us = sum(on_workers["cpu"]["shards"]) / n * 1e6
     result = {
         "bench": "sink", "chunks": n, "commits": sink["commits"], "batch_rows": args.batch_rows,
         "writer_chunks_per_s": round(rate(sink["seconds"])),
@@ -413,6 +429,12 @@ def main() -> int:
         "workers_gpus_fed_at_20k_chunks_per_s": round(commit_rate / GPU_CHUNKS_PER_S, 2),
         "workers_processes_per_h100": round(GPU_CHUNKS_PER_S / rate(workers["write_seconds"]), 2),
         "bm25_cpu_us_per_chunk_by_schema": {k: round(v, 1) for k, v in schemas.items()},
+        "bm25_writers_on_workers": {
+            "shards": most, "chunks_per_s_here": round(rate(on_workers["commit_seconds"])),
+            "driver_cpu_us_per_chunk": round(remote_driver_us, 2),
+            "shard_writers_cpu_us_per_chunk": round(remote_shard_us, 2),
+            "head_chunks_per_s": round(1e6 / remote_driver_us),
+            "shard_writer_cores_for_150k_chunks_per_s": round(150_000 * remote_shard_us / 1e6, 1)},
         "cpus": os.cpu_count(), "load_avg_1m": round(os.getloadavg()[0], 2),
     }
     result["ratio_lance_vs_baseline"] = round(result["writer_lance_chunks_per_s"]
@@ -448,6 +470,10 @@ def main() -> int:
         print(f"  with {s} shards: the driver {d:.1f} us/chunk, the shard writers {c:.1f} us/chunk in all")
     print("projection of the sharded commit, a core each for the driver and every shard writer: " + ", ".join(
               f"{k} shards {v:,} chunks/s ({v / GPU_CHUNKS_PER_S:.1f} H100s)" for k, v in shard_projection.items()))
+    print(f"BM25 shard writers on the worker nodes ({most} shards, each sent its own documents): the driver "
+          f"{remote_driver_us:.1f} us/chunk -> the head commits {1e6 / remote_driver_us:,.0f} chunks/s on one core; "
+          f"the shard writers {remote_shard_us:.1f} us/chunk in all -> 150k chunks/s needs "
+          f"{150_000 * remote_shard_us / 1e6:.1f} shard-writer cores across the worker nodes")
     print(f"tantivy CPU a chunk (1 thread, up to 100k chunks), the schema before 2026-11 (positions, title and "
           f"section_path fields) {schemas['before_2026_11']:.1f} us, today's {schemas['now']:.1f} us "
           f"(ratio {schemas['now'] / schemas['before_2026_11']:.2f}); on disk {schemas['before_2026_11_bytes_per_chunk']:.0f} "
