@@ -287,3 +287,29 @@ def test_shard_writers_on_a_node_that_does_not_share_the_index_stop_or_move(tmp_
     moved.commit()
     moved.close_writer()
     assert open_bm25(tmp_path / "bm25").num_docs() == 6 and (tmp_path / "bm25" / TOKEN_FILE).exists()
+
+
+def test_a_shard_writer_lost_mid_ingest_stops_the_batch_and_the_next_ingest_resumes(tmp_path, ray_session):
+    """A shard writer's node is lost between commits: the next commit fails with a clear error and
+    commits nothing of its batch, closing the writers still works, and the next ingest is exact."""
+    reference = make_config(tmp_path / "reference")
+    _ingest(reference, workers=False, shards=3)
+    cfg = make_config(tmp_path / "idx")
+    store, cache, sink = _open(cfg, shards=3)
+    batches = _batches()
+    sink.accept(batches[0])
+    sink.flush()  # 3 documents complete
+    ray.kill(sink.bm25._actors[1])  # its node is lost
+    with pytest.raises(RuntimeError, match="BM25 shard writer .* died .* run the ingest again"):
+        for batch in batches[1:]:
+            sink.accept(batch)
+        sink.flush()
+    sink.bm25.close_writer()  # what run_ingest's cleanup does: no second error
+    assert not sink.bm25.writing
+
+    resumed = _ingest(cfg, workers=False, shards=3)
+    assert resumed.counts.new == 9
+    snap, ref = snapshot(cfg), snapshot(reference)
+    assert_consistent(snap)
+    assert snap["documents"] == ref["documents"] and snap["chunk_ids"] == ref["chunk_ids"]
+    assert snap["bm25_docs"] == ref["bm25_docs"]

@@ -247,9 +247,14 @@ class ShardWriterPool:
         self._send(routed, {})
 
     def commit(self) -> None:
-        """Every shard commits what it was sent; returns when all have (raises if one failed)."""
+        """Every shard commits what it was sent; returns when all have. A writer that died (its node
+        lost) raises ``RuntimeError``: the batch is not committed, and the next ingest resumes."""
         pending, self._pending = self._pending, []
-        ray.get(pending + [actor.commit.remote() for actor in self._actors])
+        try:
+            ray.get(pending + [actor.commit.remote() for actor in self._actors])
+        except ray.exceptions.RayActorError as exc:
+            raise RuntimeError(f"a BM25 shard writer of {self.index.path} died ({type(exc).__name__}, its node lost?); "
+                               "this batch is not committed: run the ingest again, it resumes") from exc
 
     def cpu_seconds(self) -> list[float]:
         """Each shard writer process's CPU time so far (benchmarks)."""
@@ -261,6 +266,8 @@ class ShardWriterPool:
             return
         try:
             ray.get([actor.close.remote() for actor in self._actors])
+        except ray.exceptions.RayActorError:
+            pass  # a writer already lost (commit raised): its lock and uncommitted additions went with it
         finally:
             self._kill()
 
