@@ -240,16 +240,33 @@ def test_sharded_bm25_written_by_shard_actors_holds_the_same_chunks(tmp_path, ra
     assert all("-v2-" in c for c in snap["chunk_ids"])
 
 
-def test_crash_while_shard_writers_hold_a_torn_commit_leaves_the_index_exact(tmp_path, ray_session):
-    """The driver died after the shard writers committed a batch's BM25 documents but before its
-    documents rows: the next ingest removes them from every shard and the index is exact."""
+def _sharded_after_one_batch(tmp_path):
+    """A reference index of every batch, and a 3-shard sink that has committed the first batch
+    (3 documents): (reference config, config, sink, batches)."""
     reference = make_config(tmp_path / "reference")
     _ingest(reference, workers=False, shards=3)
     cfg = make_config(tmp_path / "idx")
-    store, cache, sink = _open(cfg, shards=3)
+    _, _, sink = _open(cfg, shards=3)
     batches = _batches()
     sink.accept(batches[0])
-    sink.flush()  # 3 documents complete
+    sink.flush()
+    return reference, cfg, sink, batches
+
+
+def _assert_resumes_exact(cfg, reference) -> None:
+    """The next ingest adds the 9 documents not committed and the index equals the reference's."""
+    resumed = _ingest(cfg, workers=False, shards=3)
+    assert resumed.counts.new == 9
+    snap, ref = snapshot(cfg), snapshot(reference)
+    assert_consistent(snap)
+    assert snap["documents"] == ref["documents"] and snap["chunk_ids"] == ref["chunk_ids"]
+    assert snap["bm25_docs"] == ref["bm25_docs"]
+
+
+def test_crash_while_shard_writers_hold_a_torn_commit_leaves_the_index_exact(tmp_path, ray_session):
+    """The driver died after the shard writers committed a batch's BM25 documents but before its
+    documents rows: the next ingest removes them from every shard and the index is exact."""
+    reference, cfg, sink, batches = _sharded_after_one_batch(tmp_path)
     torn = batches[1].to_pylist()
     sink.journal.begin([d["doc_id"] for d in torn])
     chunks = [dict(c, doc_id=d["doc_id"], title=d["title"]) for d in torn for c in d["chunks"]]
@@ -258,12 +275,7 @@ def test_crash_while_shard_writers_hold_a_torn_commit_leaves_the_index_exact(tmp
     sink.bm25._kill()  # the crash: the shard writers die with their locks
     assert open_bm25(cfg.storage.bm25_path).num_docs() == 6 + len(chunks)  # 3 complete docs: 1+2+3 chunks
 
-    resumed = _ingest(cfg, workers=False, shards=3)
-    assert resumed.counts.new == 9
-    snap, ref = snapshot(cfg), snapshot(reference)
-    assert_consistent(snap)
-    assert snap["documents"] == ref["documents"] and snap["chunk_ids"] == ref["chunk_ids"]
-    assert snap["bm25_docs"] == ref["bm25_docs"]
+    _assert_resumes_exact(cfg, reference)
 
 
 def test_shard_writers_on_a_node_that_does_not_share_the_index_stop_or_move(tmp_path, ray_session, monkeypatch):
@@ -292,13 +304,7 @@ def test_shard_writers_on_a_node_that_does_not_share_the_index_stop_or_move(tmp_
 def test_a_shard_writer_lost_mid_ingest_stops_the_batch_and_the_next_ingest_resumes(tmp_path, ray_session):
     """A shard writer's node is lost between commits: the next commit fails with a clear error and
     commits nothing of its batch, closing the writers still works, and the next ingest is exact."""
-    reference = make_config(tmp_path / "reference")
-    _ingest(reference, workers=False, shards=3)
-    cfg = make_config(tmp_path / "idx")
-    store, cache, sink = _open(cfg, shards=3)
-    batches = _batches()
-    sink.accept(batches[0])
-    sink.flush()  # 3 documents complete
+    reference, cfg, sink, batches = _sharded_after_one_batch(tmp_path)
     ray.kill(sink.bm25._actors[1])  # its node is lost
     with pytest.raises(RuntimeError, match="BM25 shard writer .* died .* run the ingest again"):
         for batch in batches[1:]:
@@ -307,9 +313,4 @@ def test_a_shard_writer_lost_mid_ingest_stops_the_batch_and_the_next_ingest_resu
     sink.bm25.close_writer()  # what run_ingest's cleanup does: no second error
     assert not sink.bm25.writing
 
-    resumed = _ingest(cfg, workers=False, shards=3)
-    assert resumed.counts.new == 9
-    snap, ref = snapshot(cfg), snapshot(reference)
-    assert_consistent(snap)
-    assert snap["documents"] == ref["documents"] and snap["chunk_ids"] == ref["chunk_ids"]
-    assert snap["bm25_docs"] == ref["bm25_docs"]
+    _assert_resumes_exact(cfg, reference)
