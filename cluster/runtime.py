@@ -41,8 +41,12 @@ def eligible_node_resources(required: dict[str, float], nodes: list[dict] | None
     [{'CPU': 1.0, 'w': 9.0}]
     """
     nodes = ray.nodes() if nodes is None else nodes
-    return [dict(n["Resources"]) for n in nodes
-            if n.get("Alive") and all(n["Resources"].get(k, 0) > 0 for k in required)]
+    return [dict(n["Resources"]) for n in nodes if _eligible(n, required)]
+
+
+def _eligible(node: dict, required: dict[str, float]) -> bool:
+    """``node`` (a ``ray.nodes()`` entry) is alive and holds every ``required`` custom resource."""
+    return bool(node.get("Alive")) and all(node["Resources"].get(k, 0) > 0 for k in required)
 
 
 def driver_node_cpus(nodes: list[dict] | None = None) -> float | None:
@@ -69,8 +73,7 @@ def worker_node_ids(required: dict[str, float], nodes: list[dict] | None = None,
     """
     driver_node = driver_node or ray.get_runtime_context().get_node_id()
     nodes = ray.nodes() if nodes is None else nodes
-    return sorted(n["NodeID"] for n in nodes if n.get("Alive") and n.get("NodeID") != driver_node
-                  and all(n["Resources"].get(k, 0) > 0 for k in required))
+    return sorted(n["NodeID"] for n in nodes if _eligible(n, required) and n.get("NodeID") != driver_node)
 
 
 def telemetry_env(cfg: StrataConfig) -> dict[str, str]:

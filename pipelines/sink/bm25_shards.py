@@ -68,16 +68,16 @@ def check_token(root: Path, token: str) -> None:
     >>> check_token(d, "t1")
     >>> check_token(d, "t2")
     Traceback (most recent call last):
-    pipelines.sink.bm25_shards.SharedStorageError: node ... sees another BM25 index at ... than the driver's: ...
+    pipelines.sink.bm25_shards.SharedStorageError: node ... sees another BM25 index than the driver's at ...: ...
     """
     try:
         seen = (root / TOKEN_FILE).read_text()
     except OSError:
         seen = None
     if seen != token:
-        what = "no" if seen is None else "another"
+        what = "no BM25 index" if seen is None else "another BM25 index than the driver's"
         raise SharedStorageError(
-            f"node {socket.gethostname()} sees {what} BM25 index at {root} than the driver's: storage.bm25_dir must be "
+            f"node {socket.gethostname()} sees {what} at {root}: storage.bm25_dir must be "
             f"storage every worker node shares for ingest.bm25_writers = 'workers' (or set it to 'driver')")
 
 
