@@ -108,11 +108,12 @@ class IngestConfig(BaseModel):
                                 "out largest first, a larger file is a unit alone); default: 16,384 tokens on CPU, "
                                 "262,144 on GPUs (estimated at 4 bytes a token)")
     embed_actors: int | None = Field(
-        None, ge=1, description="embedding actor pool size; default: one per GPU of the eligible nodes when embedding on "
+        None, ge=1, description="embedding actor pool size; default: four per GPU of the eligible nodes when embedding on "
                                 "GPUs, else one single-threaded actor per CPU of the eligible nodes (eligible: the nodes "
                                 "with worker_resources, or all)")
     embed_actor_cpus: float = Field(0.5, gt=0, description="logical CPUs reserved per embedding actor")
-    embed_actor_gpus: float = Field(0.0, ge=0, description="GPUs per embedding actor (CUDA provider when > 0)")
+    embed_actor_gpus: float = Field(0.0, ge=0, description="GPUs per embedding actor (CUDA provider when > 0); 0: a quarter each, "
+                                                    "four actors a GPU, when the cluster has GPUs")
     parse_task_cpus: float = Field(0.25, gt=0)
     parse_tasks: int | None = Field(
         None, ge=1, description="parse/chunk tasks at once; default: half the eligible CPUs (at least 1). Parsing is ~1% "

@@ -20,10 +20,12 @@ def test_defaults_give_one_single_threaded_actor_per_cpu():
     assert cfg.embedder.batch_size is None  # resolved per device by Embedder.load
 
 
-def test_gpus_get_one_actor_each_and_keep_their_threads():
+def test_gpus_get_four_actors_each_and_keep_their_threads():
     nodes = [_node(CPU=16.0, GPU=4.0), _node(CPU=16.0, GPU=4.0)]
     pool = plan_embed_pool(IngestConfig(), EmbedderConfig(), eligible_node_resources({}, nodes))
-    assert (pool.actors, pool.gpus, pool.embedder.threads) == (8, 1.0, None)
+    # four actors share a GPU: one tokenizes between its model calls and keeps an H100 a quarter busy
+    assert (pool.actors, pool.gpus, pool.embedder.threads) == (32, 0.25, None)
+    assert pool.bm25_shards == 24  # three per GPU, not per actor
     assert pool.commit_rows == 65536  # GPUs: larger commits, so the driver keeps up (bench/sink_bench.py)
     # embedding forced onto CPUs ignores the GPUs
     cpu = plan_embed_pool(IngestConfig(), EmbedderConfig(device="cpu"), eligible_node_resources({}, nodes))

@@ -35,6 +35,12 @@ GPU_COMMIT_ROWS = 65_536  # when GPUs embed: ~0.4 s of 8 H100s; per-commit costs
 #: (bench/gpu_embed_bench.py). The shard writers run on the worker nodes (``ingest.bm25_writers``), so
 #: each GPU node hosts about three: ~3 cores beside the ~11-13 that tokenize for its H100.
 GPU_BM25_SHARDS_PER_GPU = 3
+#: Embedding actors sharing each GPU. An actor tokenizes on the CPU (twice: to sort by length, then each
+#: batch in fastembed) between its model calls, in one thread, so one actor kept an H100 a quarter busy:
+#: 5.1k texts/s against the GPU's 19–27k on pre-tokenized ids, on a 16-core node with its three BM25
+#: shard writers running; 2 actors 7.3k, 4 actors 9.6k, 6 actors 10.7k (bench/gpu_node_bench.py, torch
+#: in place of onnxruntime). Four leave the node's cores room for the shard writers and fragment writes.
+GPU_ACTORS_PER_GPU = 4
 
 
 @dataclass(frozen=True)
@@ -55,8 +61,8 @@ def plan_embed_pool(ingest: IngestConfig, embedder: EmbedderConfig, eligible: li
                     driver_cpus: float | None = None) -> EmbedPool:
     """Size the actor pool from the resources of the nodes that may host it
     (:func:`cluster.runtime.eligible_node_resources`). On GPUs
-    (``embedder.device`` not ``cpu`` and an eligible GPU, or ``embed_actor_gpus`` set) there is one
-    actor per GPU. On CPUs there is one actor per eligible CPU, each with one onnxruntime thread:
+    (``embedder.device`` not ``cpu`` and an eligible GPU, or ``embed_actor_gpus`` set)
+    :data:`GPU_ACTORS_PER_GPU` actors share each GPU (``embed_actor_gpus``, when set, is each one's share). On CPUs there is one actor per eligible CPU, each with one onnxruntime thread:
     single-threaded sessions have no intra-op barrier, so when parse tasks, the writer and Ray's own
     processes take a core for a moment no sibling thread spins waiting (measured on 2 cores: the
     same texts in 118.7 s with 2 actors × 1 thread, 126.8 s with 1 actor × 2 threads).
@@ -80,17 +86,17 @@ def plan_embed_pool(ingest: IngestConfig, embedder: EmbedderConfig, eligible: li
     ('driver', 1, 'driver')
     >>> gpu_pool = plan_embed_pool(IngestConfig(), EmbedderConfig(), [{"CPU": 9.0}] + [{"CPU": 16.0, "GPU": 1.0}] * 8,
     ...                            driver_cpus=9.0)
-    >>> gpu_pool.actors, gpu_pool.commit_rows, gpu_pool.writer, gpu_pool.bm25_shards, gpu_pool.bm25_writers
-    (8, 65536, 'workers', 24, 'workers')
+    >>> gpu_pool.actors, gpu_pool.gpus, gpu_pool.commit_rows, gpu_pool.writer, gpu_pool.bm25_shards, gpu_pool.bm25_writers
+    (32, 0.25, 65536, 'workers', 24, 'workers')
     >>> plan_embed_pool(IngestConfig(bm25_writers="driver"), EmbedderConfig(), [{"CPU": 8.0, "GPU": 8.0}],
     ...                 driver_cpus=8.0).bm25_shards
     7
     """
     gpus_seen = sum(r.get("GPU", 0) for r in eligible)
-    gpus = ingest.embed_actor_gpus or (1.0 if embedder.device != "cpu" and gpus_seen >= 1 else 0.0)
+    gpus = ingest.embed_actor_gpus or (1 / GPU_ACTORS_PER_GPU if embedder.device != "cpu" and gpus_seen >= 1 else 0.0)
     if gpus:
-        actors = ingest.embed_actors or max(1, int(gpus_seen // gpus))
-        shards = GPU_BM25_SHARDS_PER_GPU * math.ceil(actors * gpus)
+        actors = ingest.embed_actors or max(1, math.floor(gpus_seen / gpus + 1e-9))
+        shards = GPU_BM25_SHARDS_PER_GPU * math.ceil(actors * gpus - 1e-9)
         writer = _writer(ingest, "workers")
         placement = _bm25_writers(ingest, writer)
         if driver_cpus is not None and placement == "driver":
