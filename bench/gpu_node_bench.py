@@ -17,8 +17,8 @@ document set), each stage as fast as it can, and reports each stage's rate and t
 * ``gpu_only``: the model on pre-tokenized ids (no CPU work beside it): the GPU's ceiling;
 * ``tokenize_on_node``: the actor as today, tokenizing each unit (``--unit-texts``) in a thread while
   the GPU embeds the last, plus ``--shards`` shard writers indexing the same number of chunks;
-* ``ids_from_chunker``: the same with the ids handed over ready (what passing the chunker's token
-  ids to the actor would leave), plus the shard writers;
+* ``ids_from_chunker``: the same with the ids handed over ready (what the parse tasks' token ids,
+  ``ingest.token_ids``, the GPU default since this measurement, leave the actor), plus the shard writers;
 * ``actors=N`` (``--actors``): N processes sharing the GPU (``ingest.embed_actor_gpus = 1/N``), each
   doing what :class:`cluster.models.embedder.Embedder` does on a GPU, one unit after another: count
   every text's tokens, sort, then per batch of :data:`cluster.models.embedder.CUDA_BATCH_SIZE`

@@ -153,6 +153,11 @@ class IngestConfig(BaseModel):
                             "the driver's index and the ingest stops with an error if not); auto: workers when "
                             "writer resolves to workers (GPUs embed), a writer whose node does not see the "
                             "index moving back to the driver's node; driver otherwise")
+    token_ids: Literal["auto", "on", "off"] = Field(
+        "auto", description="parse tasks send each embed input's token ids, so the embedding actors run the model "
+                            "without tokenizing (on a GPU node the actor's tokenizing, not the GPU, set the rate: "
+                            "bench/gpu_node_bench.py); auto: on when GPUs embed, off on CPUs (there the tokenizer "
+                            "costs ~1% of the model and the ids would only add to the records)")
     embed_cache: bool = Field(True, description="reuse vectors stored in the index's embed_cache table, keyed by "
                                                 "(embedder fingerprint, text hash); embed only the misses")
     progress: bool = True

@@ -103,7 +103,8 @@ def run_ingest(cfg: StrataConfig, path: str | Path, *, source: str | None = None
                 report.plan = {"embed_actors": pool.actors, "device": "GPU" if pool.gpus else "CPU",
                                "parse_tasks": _parse_tasks(cfg.ingest, eligible), "writer": pool.writer,
                                "commit_rows": pool.commit_rows, "bm25_shards": bm25.shards,
-                               "bm25_writer_nodes": len(set(getattr(bm25_writer, "placed", []))) or 1}
+                               "bm25_writer_nodes": len(set(getattr(bm25_writer, "placed", []))) or 1,
+                               "token_ids": pool.token_ids}
                 _run_pipeline(cfg, pool, eligible, items, sink, report, metrics, started)
             sink.close()
             if prune and label is not None:
@@ -180,7 +181,7 @@ def _run_pipeline(cfg: StrataConfig, pool: EmbedPool, eligible: list[dict[str, f
         parse_chunk_batch, batch_format="pyarrow", batch_size=None, num_cpus=ingest.parse_task_cpus,
         compute=ray.data.TaskPoolStrategy(size=parse_tasks), resources=resources,
         fn_kwargs={"models_json": models_json, "chunking_json": cfg.chunking.model_dump_json(),
-                   "max_file_bytes": ingest.max_file_bytes},
+                   "max_file_bytes": ingest.max_file_bytes, "token_ids": pool.token_ids},
     )
     ds = ds.map_batches(
         EmbedDocuments, batch_format="pyarrow", batch_size=None,

@@ -50,11 +50,19 @@ def summary_input(section: dict) -> str:
     return with_header(section["summary_header"], section["summary"])
 
 
+#: With ``ingest.token_ids`` on (the default when GPUs embed) the parse tasks also send each embed
+#: input's token ids (:func:`cluster.models.tokenizer.input_tokenizer`), parallel to ``chunks`` (their
+#: :func:`chunk_input`) and ``sections`` (their :func:`summary_input`); null when off. The embedding
+#: actors run the model on them and drop them (:func:`embedded_schema` has no such columns).
+TOKEN_ID_FIELDS = ("chunk_token_ids", "summary_token_ids")
+TOKEN_IDS = pa.list_(pa.list_(pa.int32()))
+
 PARSED_SCHEMA = pa.schema([
     ("doc_id", pa.string()), ("source", pa.string()), ("path", pa.string()), ("abs_path", pa.string()),
     ("title", pa.string()), ("format", pa.string()), ("n_bytes", pa.int64()), ("mtime_ns", pa.int64()),
     ("content_hash", pa.string()), ("chunking", pa.string()), ("status", pa.string()), ("reason", pa.string()),
     ("detail", pa.string()), ("n_tokens", pa.int64()), ("chunks", pa.list_(CHUNK_STRUCT)), ("sections", pa.list_(SECTION_STRUCT)),
+    ("chunk_token_ids", TOKEN_IDS), ("summary_token_ids", TOKEN_IDS),
 ])
 
 
@@ -63,7 +71,8 @@ def embedded_schema(dim: int) -> pa.Schema:
     the first in its batch to use that were served from the cache (``cache_hits``) or embedded
     (``cache_misses``), and the misses' keys and vectors for the writer to store."""
     vectors = pa.list_(pa.list_(pa.float32(), dim))
-    return (PARSED_SCHEMA.append(pa.field("chunk_vectors", vectors)).append(pa.field("section_vectors", vectors))
+    parsed = pa.schema([field for field in PARSED_SCHEMA if field.name not in TOKEN_ID_FIELDS])
+    return (parsed.append(pa.field("chunk_vectors", vectors)).append(pa.field("section_vectors", vectors))
             .append(pa.field("section_centroids", vectors)).append(pa.field("cache_hits", pa.int32()))
             .append(pa.field("cache_misses", pa.int32())).append(pa.field("new_cache_keys", pa.list_(pa.string())))
             .append(pa.field("new_cache_vectors", vectors)))

@@ -2,10 +2,10 @@
 
 >>> print(IngestReport(files_seen=2, new=1, failed=[("x.bin", "binary", "NUL bytes")]).summary().splitlines()[0])
 Ingest: 2 files seen, 1 new, 0 updated, 0 unchanged, 0 deleted, 1 skipped/failed
->>> plan = {"embed_actors": 8, "device": "GPU", "parse_tasks": 8, "writer": "workers", "commit_rows": 65536,
-...         "bm25_shards": 24, "bm25_writer_nodes": 8}
+>>> plan = {"embed_actors": 32, "device": "GPU", "parse_tasks": 8, "writer": "workers", "commit_rows": 65536,
+...         "bm25_shards": 24, "bm25_writer_nodes": 8, "token_ids": True}
 >>> print(IngestReport(plan=plan).summary().splitlines()[2])
-Pipeline: 8 embedding actor(s) on GPU, 8 parse task(s) at a time, workers writer, 65,536-chunk commits, BM25 in 24 shard(s) on 8 node(s)
+Pipeline: 32 embedding actor(s) on GPU, 8 parse task(s) at a time, workers writer, 65,536-chunk commits, BM25 in 24 shard(s) on 8 node(s), token ids from the parse tasks
 """
 
 from __future__ import annotations
@@ -65,7 +65,8 @@ class IngestReport:
             lines.append(f"Pipeline: {p['embed_actors']} embedding actor(s) on {p['device']}, {p['parse_tasks']} parse "
                          f"task(s) at a time, {p['writer']} writer, {p['commit_rows']:,}-chunk commits, "
                          f"BM25 in {p['bm25_shards']} shard(s)"
-                         + (f" on {p['bm25_writer_nodes']} node(s)" if p.get("bm25_writer_nodes", 1) > 1 else ""))
+                         + (f" on {p['bm25_writer_nodes']} node(s)" if p.get("bm25_writer_nodes", 1) > 1 else "")
+                         + (", token ids from the parse tasks" if p.get("token_ids") else ""))
         if self.cache_hits or self.cache_misses:
             lines.append(f"Embedding cache: {self.cache_hits} of {self.cache_hits + self.cache_misses} texts reused "
                          f"({self.cache_hit_rate:.0%}), {self.cache_misses} embedded")

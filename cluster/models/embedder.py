@@ -40,6 +40,8 @@ class Embedder:
         self.batch_size = batch_size
         self.device = device
         self._counter = _token_counter(model)
+        tokenizer = getattr(getattr(model, "model", None), "tokenizer", None)
+        self._pad_id = int((getattr(tokenizer, "padding", None) or {}).get("pad_id", 0))
 
     @property
     def dim(self) -> int:
@@ -90,6 +92,41 @@ class Embedder:
                              dtype=np.float32)
         out = np.empty_like(vectors)
         out[order] = vectors
+        return out
+
+    def embed_ids(self, ids: Sequence[Sequence[int]]) -> np.ndarray:
+        """Embed texts given as their token ids (:func:`cluster.models.tokenizer.input_tokenizer`:
+        special tokens in, truncated to the window) → the vectors :meth:`embed` gives the texts, with no
+        tokenizing here. fastembed's own model runs them, in batches of ``batch_size`` in length order,
+        padded as its tokenizer pads, and pools and normalises them (its ``_post_process_onnx_output``).
+
+        >>> # emb.embed_ids(input_tokenizer(resolved).encode_batch(["hello world"])[0].ids)  -> (1, 384)
+        """
+        if not len(ids):
+            return np.zeros((0, self.dim), dtype=np.float32)
+        from fastembed.common.onnx_model import OnnxOutputContext
+
+        onnx_model = self._model.model
+        names = {node.name for node in onnx_model.model.get_inputs()}
+        order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
+        out = np.empty((len(ids), self.dim), dtype=np.float32)
+        for at in range(0, len(order), self.batch_size):
+            part = order[at:at + self.batch_size]
+            input_ids = np.full((len(part), max(len(ids[i]) for i in part)), self._pad_id, dtype=np.int64)
+            mask = np.zeros_like(input_ids)
+            for row, i in enumerate(part):
+                input_ids[row, :len(ids[i])] = ids[i]
+                mask[row, :len(ids[i])] = 1
+            onnx_input = {"input_ids": input_ids}
+            if "attention_mask" in names:
+                onnx_input["attention_mask"] = mask
+            if "token_type_ids" in names:
+                onnx_input["token_type_ids"] = np.zeros_like(input_ids)
+            onnx_input = onnx_model._preprocess_onnx_input(onnx_input)
+            output = onnx_model._run_model(onnx_input=onnx_input, onnx_output_names=onnx_model.ONNX_OUTPUT_NAMES)
+            context = OnnxOutputContext(model_output=output, attention_mask=onnx_input.get("attention_mask", mask),
+                                        input_ids=onnx_input.get("input_ids", input_ids))
+            out[part] = np.asarray(list(onnx_model._post_process_onnx_output(context)), dtype=np.float32)
         return out
 
 

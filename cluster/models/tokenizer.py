@@ -1,4 +1,5 @@
-"""The embedder's tokenizer, used to measure chunk budgets in the model's own tokens.
+"""The embedder's tokenizer, used to measure chunk budgets in the model's own tokens and (on GPU
+pools) to send the embedding actors their inputs as token ids.
 
 >>> # tok = load_tokenizer(resolve_embedder(cfg.models))
 >>> # len(tok.encode("hello world", add_special_tokens=False).ids)  -> 2
@@ -9,6 +10,16 @@ from __future__ import annotations
 from tokenizers import Tokenizer
 
 from cluster.models.registry import ResolvedEmbedder
+
+
+def input_tokenizer(resolved: ResolvedEmbedder) -> Tokenizer:
+    """The tokenizer the embedder runs on its inputs: special tokens added (``encode(text).ids``),
+    truncated to the model's window (``manifest.max_tokens``), no padding. Parse tasks use it to send
+    token ids (``ingest.token_ids``); :meth:`cluster.models.embedder.Embedder.embed_ids` embeds them
+    to the same vectors as :meth:`~cluster.models.embedder.Embedder.embed` of the texts (tested)."""
+    tokenizer = load_tokenizer(resolved)
+    tokenizer.enable_truncation(resolved.manifest.max_tokens)
+    return tokenizer
 
 
 def load_tokenizer(resolved: ResolvedEmbedder) -> Tokenizer:

@@ -4,7 +4,9 @@ Each actor loads the embedder once (fastembed/onnxruntime; the CUDA provider whe
 visible and granted). Identical texts in a batch are embedded once (a one-chunk section's
 summary is that chunk), and texts whose vectors the index's embedding cache already holds
 (:mod:`cluster.store.embed_cache`) are not embedded at all: only the misses are, and they travel
-on to the single writer, which stores them.
+on to the single writer, which stores them. When the parse tasks sent the inputs' token ids
+(``ingest.token_ids``, on by default when GPUs embed) the actor runs the model on them and tokenizes
+nothing (:meth:`cluster.models.embedder.Embedder.embed_ids`).
 
 >>> # ds.map_batches(EmbedDocuments, fn_constructor_kwargs=..., compute=ActorPoolStrategy(size=1))
 """
@@ -23,7 +25,7 @@ from cluster.models.embedder import Embedder
 from cluster.store.embed_cache import EmbeddingCache, text_key
 from cluster.models.registry import resolve_embedder
 from cluster.telemetry.tracing import span
-from pipelines.records import STATUS_OK, chunk_input, embedded_schema, summary_input
+from pipelines.records import STATUS_OK, TOKEN_ID_FIELDS, chunk_input, embedded_schema, summary_input
 
 
 CPU_UNIT_TOKENS = 16_384  # ~7 s of one single-threaded MiniLM actor: the most a finished ingest waits on one actor
@@ -35,11 +37,13 @@ GPU_COMMIT_ROWS = 65_536  # when GPUs embed: ~0.4 s of 8 H100s; per-commit costs
 #: (bench/gpu_embed_bench.py). The shard writers run on the worker nodes (``ingest.bm25_writers``), so
 #: each GPU node hosts about three: ~3 cores beside the ~11-13 that tokenize for its H100.
 GPU_BM25_SHARDS_PER_GPU = 3
-#: Embedding actors sharing each GPU. An actor tokenizes on the CPU (twice: to sort by length, then each
-#: batch in fastembed) between its model calls, in one thread, so one actor kept an H100 a quarter busy:
-#: 5.1k texts/s against the GPU's 19–27k on pre-tokenized ids, on a 16-core node with its three BM25
-#: shard writers running; 2 actors 7.3k, 4 actors 9.6k, 6 actors 10.7k (bench/gpu_node_bench.py, torch
-#: in place of onnxruntime). Four leave the node's cores room for the shard writers and fragment writes.
+#: Embedding actors sharing each GPU. An actor that tokenizes (ingest.token_ids off: twice a text, to
+#: sort by length, then each batch in fastembed) does it between its model calls, in one thread: one
+#: kept an H100 a quarter busy, 5.1k texts/s against the GPU's 19-27k on ready ids, on a 16-core node
+#: with its three BM25 shard writers running; 2 actors 7.3k, 4 actors 9.6k, 6 actors 10.7k
+#: (bench/gpu_node_bench.py, torch in place of onnxruntime). With the token ids from the parse tasks
+#: (the GPU default) one process reached 23-25k: the actors only pad, run and pool; four still overlap
+#: one's CPU work with another's GPU time, and leave the node's cores room for the shard writers.
 GPU_ACTORS_PER_GPU = 4
 
 
@@ -55,6 +59,7 @@ class EmbedPool:
     writer: str = "driver"  # who writes the Lance rows (ingest.writer, or by device): "driver" or "workers"
     bm25_shards: int = 1  # BM25 shards of a new index when ingest.bm25_shards is 0 (by device)
     bm25_writers: str = "driver"  # where shard writers run (ingest.bm25_writers, or by writer): "driver" or "workers"
+    token_ids: bool = False  # parse tasks send the embed inputs' token ids (ingest.token_ids, or by device)
 
 
 def plan_embed_pool(ingest: IngestConfig, embedder: EmbedderConfig, eligible: list[dict[str, float]],
@@ -82,12 +87,14 @@ def plan_embed_pool(ingest: IngestConfig, embedder: EmbedderConfig, eligible: li
     >>> pool = plan_embed_pool(IngestConfig(), EmbedderConfig(), [{"CPU": 2.0}])
     >>> pool.actors, pool.gpus, pool.embedder.threads, pool.unit_tokens, pool.commit_rows
     (2, 0.0, 1, 16384, 4096)
-    >>> pool.writer, pool.bm25_shards, pool.bm25_writers
-    ('driver', 1, 'driver')
+    >>> pool.writer, pool.bm25_shards, pool.bm25_writers, pool.token_ids
+    ('driver', 1, 'driver', False)
     >>> gpu_pool = plan_embed_pool(IngestConfig(), EmbedderConfig(), [{"CPU": 9.0}] + [{"CPU": 16.0, "GPU": 1.0}] * 8,
     ...                            driver_cpus=9.0)
     >>> gpu_pool.actors, gpu_pool.gpus, gpu_pool.commit_rows, gpu_pool.writer, gpu_pool.bm25_shards, gpu_pool.bm25_writers
     (32, 0.25, 65536, 'workers', 24, 'workers')
+    >>> gpu_pool.token_ids  # the parse tasks tokenize, so the GPU nodes' cores do not
+    True
     >>> plan_embed_pool(IngestConfig(bm25_writers="driver"), EmbedderConfig(), [{"CPU": 8.0, "GPU": 8.0}],
     ...                 driver_cpus=8.0).bm25_shards
     7
@@ -103,15 +110,18 @@ def plan_embed_pool(ingest: IngestConfig, embedder: EmbedderConfig, eligible: li
             shards = min(shards, int(driver_cpus) - 1)
         return EmbedPool(actors, gpus, embedder, ingest.unit_tokens or GPU_UNIT_TOKENS,
                          ingest.writer_batch_rows or GPU_COMMIT_ROWS, writer=writer,
-                         bm25_shards=min(64, max(2, shards)), bm25_writers=placement)
+                         bm25_shards=min(64, max(2, shards)), bm25_writers=placement,
+                         token_ids=ingest.token_ids != "off")
     unit, commit_rows = ingest.unit_tokens or CPU_UNIT_TOKENS, ingest.writer_batch_rows or CPU_COMMIT_ROWS
     writer = _writer(ingest, "driver")
     placement = _bm25_writers(ingest, writer)
+    token_ids = ingest.token_ids == "on"
     if ingest.embed_actors:
-        return EmbedPool(ingest.embed_actors, 0.0, embedder, unit, commit_rows, writer=writer, bm25_writers=placement)
+        return EmbedPool(ingest.embed_actors, 0.0, embedder, unit, commit_rows, writer=writer, bm25_writers=placement,
+                         token_ids=token_ids)
     cpus = int(sum(r.get("CPU", 0) for r in eligible))
     return EmbedPool(max(1, cpus), 0.0, embedder.model_copy(update={"threads": embedder.threads or 1}), unit,
-                     commit_rows, writer=writer, bm25_writers=placement)
+                     commit_rows, writer=writer, bm25_writers=placement, token_ids=token_ids)
 
 
 def _writer(ingest: IngestConfig, auto: str) -> str:
@@ -142,21 +152,27 @@ class EmbedDocuments:
         statuses = batch.column("status").to_pylist()
         chunks = batch.column("chunks").to_pylist()
         sections = batch.column("sections").to_pylist()
+        chunk_ids, summary_ids = (batch.column(name).to_pylist() if name in batch.column_names else [None] * batch.num_rows
+                                  for name in TOKEN_ID_FIELDS)
+        batch = batch.drop_columns([name for name in TOKEN_ID_FIELDS if name in batch.column_names])
         texts: list[str] = []
+        text_ids: list[list[int] | None] = []  # each text's token ids, when the parse task sent them
         first_row: list[int] = []  # the row that first used each text (cache counts are charged to it)
         index: dict[str, int] = {}
 
-        def slot(text: str, row: int) -> int:
+        def slot(text: str, row: int, ids: list[int] | None) -> int:
             if text not in index:
                 index[text] = len(texts)
                 texts.append(text)
+                text_ids.append(ids)
                 first_row.append(row)
             return index[text]
 
-        chunk_slots = [[slot(chunk_input(c), r) for c in cs] if st == STATUS_OK else []
-                       for r, (st, cs) in enumerate(zip(statuses, chunks))]
-        section_slots = [[slot(summary_input(s), r) for s in ss] if st == STATUS_OK else []
-                         for r, (st, ss) in enumerate(zip(statuses, sections))]
+        chunk_slots = [[slot(chunk_input(c), r, ids[i] if ids else None) for i, c in enumerate(cs)] if st == STATUS_OK else []
+                       for r, (st, cs, ids) in enumerate(zip(statuses, chunks, chunk_ids))]
+        section_slots = [[slot(summary_input(s), r, ids[i] if ids else None) for i, s in enumerate(ss)]
+                         if st == STATUS_OK else []
+                         for r, (st, ss, ids) in enumerate(zip(statuses, sections, summary_ids))]
         keys = [text_key(t) for t in texts]
         dim = self.embedder.dim
         vectors = np.zeros((len(texts), dim), np.float32)
@@ -166,7 +182,9 @@ class EmbedDocuments:
                 vectors[i] = cached[key]
         missing = [i for i, key in enumerate(keys) if key not in cached]
         with span("ingest.embed", texts=len(missing), cached=len(texts) - len(missing), device=self.embedder.device):
-            if missing:
+            if missing and all(text_ids[i] is not None for i in missing):  # no tokenizing here
+                vectors[missing] = self.embedder.embed_ids([text_ids[i] for i in missing])
+            elif missing:
                 vectors[missing] = self.embedder.embed([texts[i] for i in missing])
         chunk_vectors = [vectors[s] for s in chunk_slots]
         section_vectors = [vectors[s] for s in section_slots]

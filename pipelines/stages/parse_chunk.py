@@ -20,17 +20,22 @@ import pyarrow as pa
 
 from cluster.config import ChunkingSettings, ModelsConfig
 from cluster.models.registry import resolve_embedder
-from cluster.models.tokenizer import load_tokenizer
+from cluster.models.tokenizer import input_tokenizer, load_tokenizer
 from cluster.telemetry.tracing import span
 from pipelines.chunk import ChunkingConfig, chunk_with_config
 from pipelines.parse import ParseError, ParsedDocument, ParserCrash, parse_bytes
-from pipelines.records import PARSED_SCHEMA, STATUS_FAILED, STATUS_OK, STATUS_UNCHANGED
+from pipelines.records import PARSED_SCHEMA, STATUS_FAILED, STATUS_OK, STATUS_UNCHANGED, chunk_input, summary_input
 from pipelines.summary import section_summary
 
 
 @lru_cache(maxsize=4)
 def _tokenizer(models_json: str):
     return load_tokenizer(resolve_embedder(ModelsConfig.model_validate_json(models_json)))
+
+
+@lru_cache(maxsize=4)
+def _input_tokenizer(models_json: str):
+    return input_tokenizer(resolve_embedder(ModelsConfig.model_validate_json(models_json)))
 
 
 @lru_cache(maxsize=4)
@@ -59,24 +64,30 @@ def chunking_config(models_json: str, chunking_json: str) -> ChunkingConfig:
                           max_model_tokens=_max_model_tokens(models_json), header_tokens=settings.header_tokens)
 
 
-def parse_chunk_batch(batch: pa.Table, *, models_json: str, chunking_json: str, max_file_bytes: int) -> pa.Table:
+def parse_chunk_batch(batch: pa.Table, *, models_json: str, chunking_json: str, max_file_bytes: int,
+                      token_ids: bool = False) -> pa.Table:
     """Parse and chunk every file of ``batch`` (one Ray Data task call): its rows are work units,
-    each a ``files`` list of file descriptions (:func:`pipelines.sources.units.work_units`)."""
+    each a ``files`` list of file descriptions (:func:`pipelines.sources.units.work_units`).
+    ``token_ids``: also send each embed input's token ids (``ingest.token_ids``)."""
     from cluster.telemetry.metrics import ingest_metrics
 
     tokenizer, config = chunking_setup(models_json, chunking_json)
+    ids_tokenizer = _input_tokenizer(models_json) if token_ids else None
     started = time.perf_counter()
     rows = []
     files = [item for unit in batch.column("files").to_pylist() for item in unit]
     with span("ingest.parse_chunk", files=len(files)):
         for item in files:
-            rows.append(process_file(item, tokenizer=tokenizer, config=config, max_file_bytes=max_file_bytes))
+            rows.append(process_file(item, tokenizer=tokenizer, config=config, max_file_bytes=max_file_bytes,
+                                     ids_tokenizer=ids_tokenizer))
     ingest_metrics().stage_seconds.observe(time.perf_counter() - started, tags={"stage": "parse_chunk"})
     return pa.Table.from_pylist(rows, schema=PARSED_SCHEMA)
 
 
-def process_file(item: dict[str, Any], *, tokenizer, config: ChunkingConfig, max_file_bytes: int) -> dict[str, Any]:
-    """One file → one :data:`PARSED_SCHEMA` row (status ok / unchanged / failed)."""
+def process_file(item: dict[str, Any], *, tokenizer, config: ChunkingConfig, max_file_bytes: int,
+                 ids_tokenizer=None) -> dict[str, Any]:
+    """One file → one :data:`PARSED_SCHEMA` row (status ok / unchanged / failed). With ``ids_tokenizer``
+    (:func:`cluster.models.tokenizer.input_tokenizer`) an ok row carries its embed inputs' token ids."""
     row: dict[str, Any] = {
         "doc_id": item["doc_id"], "source": item["source"], "path": item["relpath"], "abs_path": item["path"],
         "title": None, "format": None, "n_bytes": item["size"], "mtime_ns": item["mtime_ns"], "content_hash": None,
@@ -113,7 +124,14 @@ def process_file(item: dict[str, Any], *, tokenizer, config: ChunkingConfig, max
         return row
     row.update(status=STATUS_OK, chunking=config.signature, title=doc.title, format=doc.format, n_tokens=sum(c.n_tokens for c in chunks),
                chunks=_chunk_rows(doc, chunks), sections=_section_rows(doc, chunks, tokenizer))
+    if ids_tokenizer is not None:
+        row.update(chunk_token_ids=_token_ids(ids_tokenizer, [chunk_input(c) for c in row["chunks"]]),
+                   summary_token_ids=_token_ids(ids_tokenizer, [summary_input(s) for s in row["sections"]]))
     return row
+
+
+def _token_ids(tokenizer, texts: list[str]) -> list[list[int]]:
+    return [e.ids for e in tokenizer.encode_batch(texts, add_special_tokens=True)] if texts else []
 
 
 def _facets(doc: ParsedDocument) -> dict[str, str]:
