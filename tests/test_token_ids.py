@@ -65,8 +65,13 @@ def test_parse_rows_carry_ids_of_exactly_their_embed_inputs(tmp_path):
 
     # The actor embeds the ids, drops them, and its vectors are the texts' own.
     actor = EmbedDocuments(cfg.models.model_dump_json(), EmbedderConfig(threads=1).model_dump_json())
-    with_ids = actor(table.slice(0, 1))
     without = actor(pa.Table.from_pylist([plain], schema=PARSED_SCHEMA))
+
+    def no_tokenizing(texts):
+        raise AssertionError("the actor tokenized texts it had the ids of")
+
+    actor.embedder.embed = no_tokenizing
+    with_ids = actor(table.slice(0, 1))
     assert not set(TOKEN_ID_FIELDS) & set(with_ids.column_names)
     assert with_ids.schema == without.schema
     for column in ("chunk_vectors", "section_vectors", "section_centroids"):
