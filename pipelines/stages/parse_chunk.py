@@ -125,13 +125,17 @@ def process_file(item: dict[str, Any], *, tokenizer, config: ChunkingConfig, max
     row.update(status=STATUS_OK, chunking=config.signature, title=doc.title, format=doc.format, n_tokens=sum(c.n_tokens for c in chunks),
                chunks=_chunk_rows(doc, chunks), sections=_section_rows(doc, chunks, tokenizer))
     if ids_tokenizer is not None:
-        row.update(chunk_token_ids=_token_ids(ids_tokenizer, [chunk_input(c) for c in row["chunks"]]),
-                   summary_token_ids=_token_ids(ids_tokenizer, [summary_input(s) for s in row["sections"]]))
+        chunk_inputs = [chunk_input(c) for c in row["chunks"]]
+        summary_inputs = [summary_input(s) for s in row["sections"]]
+        ids = _token_ids(ids_tokenizer, chunk_inputs + summary_inputs)
+        row.update(chunk_token_ids=[ids[t] for t in chunk_inputs], summary_token_ids=[ids[t] for t in summary_inputs])
     return row
 
 
-def _token_ids(tokenizer, texts: list[str]) -> list[list[int]]:
-    return [e.ids for e in tokenizer.encode_batch(texts, add_special_tokens=True)] if texts else []
+def _token_ids(tokenizer, texts: list[str]) -> dict[str, list[int]]:
+    """Each distinct text's token ids (a one-chunk section's summary is its chunk's input: once)."""
+    distinct = list(dict.fromkeys(texts))
+    return dict(zip(distinct, (e.ids for e in tokenizer.encode_batch(distinct, add_special_tokens=True))))
 
 
 def _facets(doc: ParsedDocument) -> dict[str, str]:
