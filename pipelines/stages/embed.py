@@ -35,7 +35,8 @@ GPU_COMMIT_ROWS = 65_536  # when GPUs embed: ~0.4 s of 8 H100s; per-commit costs
 #: BM25 shards of a new index per embedding GPU: with every core of a 16-core node busy one shard writer
 #: indexed 8.2–9.1k chunks/s (bench/head_writer_bench.py), one H100 embeds MiniLM-L6 at ~24.5k chunks/s
 #: (bench/gpu_embed_bench.py). The shard writers run on the worker nodes (``ingest.bm25_writers``), so
-#: each GPU node hosts about three: ~3 cores beside the ~11-13 that tokenize for its H100.
+#: each GPU node hosts about three, ~3 of its cores (on one measured node three indexed 48-57k chunks/s
+#: while it embedded: bench/gpu_node_bench.py).
 GPU_BM25_SHARDS_PER_GPU = 3
 #: Embedding actors sharing each GPU. An actor that tokenizes (ingest.token_ids off: twice a text, to
 #: sort by length, then each batch in fastembed) does it between its model calls, in one thread: one
@@ -67,7 +68,9 @@ def plan_embed_pool(ingest: IngestConfig, embedder: EmbedderConfig, eligible: li
     """Size the actor pool from the resources of the nodes that may host it
     (:func:`cluster.runtime.eligible_node_resources`). On GPUs
     (``embedder.device`` not ``cpu`` and an eligible GPU, or ``embed_actor_gpus`` set)
-    :data:`GPU_ACTORS_PER_GPU` actors share each GPU (``embed_actor_gpus``, when set, is each one's share). On CPUs there is one actor per eligible CPU, each with one onnxruntime thread:
+    :data:`GPU_ACTORS_PER_GPU` actors share each GPU (``embed_actor_gpus``, when set, is each one's
+    share), and the parse tasks send the inputs' token ids (``ingest.token_ids``). On CPUs there is
+    one actor per eligible CPU, each with one onnxruntime thread:
     single-threaded sessions have no intra-op barrier, so when parse tasks, the writer and Ray's own
     processes take a core for a moment no sibling thread spins waiting (measured on 2 cores: the
     same texts in 118.7 s with 2 actors × 1 thread, 126.8 s with 1 actor × 2 threads).
