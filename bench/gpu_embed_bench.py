@@ -44,7 +44,9 @@ def load_texts(path: Path) -> list[str]:
         return [json.loads(line) for line in fh]
 
 
-def load_model(model_dir: Path, dtype):
+def load_model(model_dir: Path, dtype, device: str = "cuda"):
+    """The model from ``model_dir`` in ``dtype`` on ``device`` (``"cpu"`` with float32: a smoke run
+    of a GPU bench where there is no GPU)."""
     import torch
     from safetensors.torch import load_file
     from transformers import BertConfig, BertModel
@@ -56,7 +58,18 @@ def load_model(model_dir: Path, dtype):
     missing, unexpected = model.load_state_dict(state, strict=False)
     missing = [m for m in missing if not m.endswith("position_ids")]
     assert not missing, f"weights missing: {missing}"
-    return model.to("cuda", dtype).eval()
+    return model.to(device, dtype).eval()
+
+
+def mean_pooled(model, input_ids, mask):
+    """The embedder's vectors of a padded batch (tensors on the model's device): mean pooling over the
+    attention mask, L2-normalised, float32."""
+    import torch
+
+    hidden = model(input_ids=input_ids, attention_mask=mask).last_hidden_state
+    weights = mask.unsqueeze(-1).to(hidden.dtype)
+    pooled = (hidden * weights).sum(1, dtype=torch.float32) / weights.sum(1, dtype=torch.float32)
+    return torch.nn.functional.normalize(pooled, dim=-1)
 
 
 def batches(ids: list[list[int]], order: list[int], size: int):
@@ -85,11 +98,7 @@ def embed_pass(model, ids: list[list[int]], order: list[int], size: int) -> tupl
             padded += input_ids.size
             input_ids_t = torch.from_numpy(input_ids).pin_memory().to("cuda", non_blocking=True)
             mask_t = torch.from_numpy(mask).pin_memory().to("cuda", non_blocking=True)
-            hidden = model(input_ids=input_ids_t, attention_mask=mask_t).last_hidden_state
-            weights = mask_t.unsqueeze(-1).to(hidden.dtype)
-            pooled = (hidden * weights).sum(1, dtype=torch.float32) / weights.sum(1, dtype=torch.float32)
-            pooled = torch.nn.functional.normalize(pooled, dim=-1)
-            out[part] = pooled.cpu().numpy()
+            out[part] = mean_pooled(model, input_ids_t, mask_t).cpu().numpy()
     torch.cuda.synchronize()
     return time.perf_counter() - started, out, padded
 

@@ -79,7 +79,7 @@ def embed_stream(model, units, size: int) -> tuple[int, float]:
     """Embed each unit's ids in token-length order, ``size`` a batch; (texts, seconds)."""
     import torch
 
-    from gpu_embed_bench import batches
+    from gpu_embed_bench import batches, mean_pooled
 
     cuda = next(model.parameters()).is_cuda
     sync = torch.cuda.synchronize if cuda else (lambda: None)
@@ -94,10 +94,7 @@ def embed_stream(model, units, size: int) -> tuple[int, float]:
                 if cuda:
                     input_ids_t = input_ids_t.pin_memory().to("cuda", non_blocking=True)
                     mask_t = mask_t.pin_memory().to("cuda", non_blocking=True)
-                hidden = model(input_ids=input_ids_t, attention_mask=mask_t).last_hidden_state
-                weights = mask_t.unsqueeze(-1).to(hidden.dtype)
-                pooled = (hidden * weights).sum(1, dtype=torch.float32) / weights.sum(1, dtype=torch.float32)
-                torch.nn.functional.normalize(pooled, dim=-1).cpu()
+                mean_pooled(model, input_ids_t, mask_t).cpu()
             done += len(ids)
     sync()
     return done, time.perf_counter() - started
@@ -123,7 +120,7 @@ def actor(data: str, units: list[tuple[int, int]], texts: list[str], batch: int,
     import torch
     from tokenizers import Tokenizer
 
-    from gpu_embed_bench import MAX_TOKENS, load_model
+    from gpu_embed_bench import MAX_TOKENS, mean_pooled
 
     counter = Tokenizer.from_file(str(Path(data) / "minilm" / "tokenizer.json"))
     counter.no_padding()
@@ -131,22 +128,17 @@ def actor(data: str, units: list[tuple[int, int]], texts: list[str], batch: int,
     padded = Tokenizer.from_file(str(Path(data) / "minilm" / "tokenizer.json"))
     padded.enable_truncation(MAX_TOKENS)
     padded.enable_padding()
-    cuda = torch.cuda.is_available()
-    model = load_model(Path(data) / "minilm", torch.float16) if cuda else cpu_model(Path(data) / "minilm")
-    device = "cuda" if cuda else "cpu"
+    model, device = load(Path(data) / "minilm")
 
     def embed(part: list[str]) -> None:
         encoded = padded.encode_batch(part)
         input_ids = torch.from_numpy(np.array([e.ids for e in encoded], dtype=np.int64)).to(device)
         mask = torch.from_numpy(np.array([e.attention_mask for e in encoded], dtype=np.int64)).to(device)
         with torch.inference_mode():
-            hidden = model(input_ids=input_ids, attention_mask=mask).last_hidden_state
-            weights = mask.unsqueeze(-1).to(hidden.dtype)
-            pooled = (hidden * weights).sum(1, dtype=torch.float32) / weights.sum(1, dtype=torch.float32)
-            torch.nn.functional.normalize(pooled, dim=-1).cpu().numpy()
+            mean_pooled(model, input_ids, mask).cpu().numpy()
 
     embed(texts[:batch])  # warm-up: CUDA context, kernels
-    sync = torch.cuda.synchronize if cuda else (lambda: None)
+    sync = torch.cuda.synchronize if device == "cuda" else (lambda: None)
     sync()
     ready.put(1)
     start.wait()
@@ -162,16 +154,29 @@ def actor(data: str, units: list[tuple[int, int]], texts: list[str], batch: int,
     results.put({"texts": done, "seconds": time.perf_counter() - started})
 
 
-def cpu_model(model_dir: Path):
-    """The model in fp32 on the CPU: only for a smoke run of this bench where there is no GPU."""
+def load(model_dir: Path):
+    """(model, device): fp16 on the GPU, or fp32 on the CPU for a smoke run where there is none."""
     import torch
-    from safetensors.torch import load_file
-    from transformers import BertConfig, BertModel
 
-    model = BertModel(BertConfig.from_pretrained(str(model_dir)), add_pooling_layer=False)
-    state = {k.removeprefix("bert."): v.float() for k, v in load_file(str(model_dir / "model.safetensors")).items()}
-    model.load_state_dict(state, strict=False)
-    return model.to(torch.float32).eval()
+    from gpu_embed_bench import load_model
+
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    return load_model(model_dir, torch.float16 if device == "cuda" else torch.float32, device), device
+
+
+def cpu_busy(before, after) -> float:
+    """The share of the node's CPU time that was busy between two ``psutil.cpu_times()``."""
+    busy = sum(getattr(after, f) - getattr(before, f) for f in ("user", "system", "nice", "irq", "softirq"))
+    idle = (after.idle - before.idle) + (after.iowait - before.iowait)
+    return round(busy / (busy + idle), 3)
+
+
+def bm25_figures(shard_runs: list[dict]) -> dict:
+    """The shard writers' documents, wall time, docs/s in all and per writer, CPU µs a document."""
+    docs, wall = sum(r["docs"] for r in shard_runs), max(r["seconds"] for r in shard_runs)
+    return {"bm25_docs": docs, "bm25_seconds": round(wall, 2), "bm25_docs_per_s": round(docs / wall),
+            "bm25_per_writer": [round(r["docs"] / r["seconds"]) for r in shard_runs],
+            "bm25_cpu_us_per_doc": round(sum(r["cpu_s"] for r in shard_runs) / docs * 1e6, 1)}
 
 
 def run_actors(n: int, texts: list[str], args) -> dict:
@@ -199,15 +204,10 @@ def run_actors(n: int, texts: list[str], args) -> dict:
     for p in writers + actors:
         p.join()
     shutil.rmtree(root, ignore_errors=True)
-    busy = sum(getattr(cpu1, f) - getattr(cpu0, f) for f in ("user", "system", "nice", "irq", "softirq"))
-    idle = (cpu1.idle - cpu0.idle) + (cpu1.iowait - cpu0.iowait)
     texts_done, wall = sum(r["texts"] for r in runs), max(r["seconds"] for r in runs)
-    docs, bm25_wall = sum(r["docs"] for r in shard_runs), max(r["seconds"] for r in shard_runs)
     out = {"case": f"actors={n}", "texts": texts_done, "embed_seconds": round(wall, 2),
-           "embed_texts_per_s": round(texts_done / wall), "node_cpu_busy": round(busy / (busy + idle), 3),
-           "bm25_docs": docs, "bm25_seconds": round(bm25_wall, 2), "bm25_docs_per_s": round(docs / bm25_wall),
-           "bm25_per_writer": [round(r["docs"] / r["seconds"]) for r in shard_runs],
-           "node_texts_per_s": round(min(texts_done / wall, docs / bm25_wall))}
+           "embed_texts_per_s": round(texts_done / wall), "node_cpu_busy": cpu_busy(cpu0, cpu1), **bm25_figures(shard_runs)}
+    out["node_texts_per_s"] = min(out["embed_texts_per_s"], out["bm25_docs_per_s"])
     print(json.dumps(out), flush=True)
     return out
 
@@ -236,16 +236,11 @@ def run_case(name: str, model, tokenizer, texts, ids, args) -> dict:
     for w in writers:
         w.join()
     shutil.rmtree(root, ignore_errors=True)
-    busy = sum(getattr(cpu1, f) - getattr(cpu0, f) for f in ("user", "system", "nice", "irq", "softirq"))
-    idle = (cpu1.idle - cpu0.idle) + (cpu1.iowait - cpu0.iowait)
     out = {"case": name, "texts": embedded, "embed_seconds": round(seconds, 2),
-           "embed_texts_per_s": round(embedded / seconds), "node_cpu_busy": round(busy / (busy + idle), 3)}
+           "embed_texts_per_s": round(embedded / seconds), "node_cpu_busy": cpu_busy(cpu0, cpu1)}
     if shard_runs:
-        docs, wall = sum(r["docs"] for r in shard_runs), max(r["seconds"] for r in shard_runs)
-        out.update(bm25_docs=docs, bm25_seconds=round(wall, 2), bm25_docs_per_s=round(docs / wall),
-                   bm25_per_writer=[round(r["docs"] / r["seconds"]) for r in shard_runs],
-                   bm25_cpu_us_per_doc=round(sum(r["cpu_s"] for r in shard_runs) / docs * 1e6, 1),
-                   node_texts_per_s=round(min(embedded / seconds, docs / wall)))
+        out.update(bm25_figures(shard_runs))
+        out["node_texts_per_s"] = min(out["embed_texts_per_s"], out["bm25_docs_per_s"])
     print(json.dumps(out), flush=True)
     return out
 
@@ -270,17 +265,16 @@ def main() -> None:
     import torch
     from tokenizers import Tokenizer
 
-    from gpu_embed_bench import MAX_TOKENS, load_model, load_texts
+    from gpu_embed_bench import MAX_TOKENS, load_texts
 
     texts = load_texts(args.data / "texts.jsonl.xz")[:args.limit_texts or None]
     tokenizer = Tokenizer.from_file(str(args.data / "minilm" / "tokenizer.json"))
     tokenizer.no_padding()
     tokenizer.enable_truncation(MAX_TOKENS)
     ids = [e.ids for e in tokenizer.encode_batch(texts, add_special_tokens=True)]
-    cuda = torch.cuda.is_available()
-    model = load_model(args.data / "minilm", torch.float16) if cuda else cpu_model(args.data / "minilm")
+    model, device = load(args.data / "minilm")
     embed_stream(model, [ids[:4096]], args.batch)  # warm-up: kernels, allocator
-    result = {"gpu": torch.cuda.get_device_name(0) if cuda else "none (smoke run)", "cores": os.cpu_count(), "texts": len(texts) * args.repeat,
+    result = {"gpu": torch.cuda.get_device_name(0) if device == "cuda" else "none (smoke run)", "cores": os.cpu_count(), "texts": len(texts) * args.repeat,
               "tokens_per_text": round(sum(map(len, ids)) / len(ids), 1), "shards": args.shards,
               "batch": args.batch, "unit_texts": args.unit_texts, "cases": []}
     for name in args.cases:

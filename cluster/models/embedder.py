@@ -39,8 +39,8 @@ class Embedder:
         self.resolved = resolved
         self.batch_size = batch_size
         self.device = device
-        self._counter = _token_counter(model)
-        tokenizer = getattr(getattr(model, "model", None), "tokenizer", None)
+        tokenizer = _fastembed_tokenizer(model)
+        self._counter = _token_counter(tokenizer)
         self._pad_id = int((getattr(tokenizer, "padding", None) or {}).get("pad_id", 0))
 
     @property
@@ -144,10 +144,14 @@ def _load_session(onnx_model, settings: EmbedderConfig) -> None:
     onnx_model.load_onnx_model()
 
 
-def _token_counter(model):
-    """``texts -> token counts`` with the model's own tokenizer (fastembed's, truncation kept, padding
-    off); character counts when the model exposes none."""
-    tokenizer = getattr(getattr(model, "model", None), "tokenizer", None)
+def _fastembed_tokenizer(model):
+    """The tokenizer fastembed runs ``model``'s texts through (None when the model exposes none)."""
+    return getattr(getattr(model, "model", None), "tokenizer", None)
+
+
+def _token_counter(tokenizer):
+    """``texts -> token counts`` with the model's own ``tokenizer`` (fastembed's, truncation kept,
+    padding off); character counts when there is none."""
     if tokenizer is None:
         return lambda texts: [len(t) for t in texts]
     from tokenizers import Tokenizer
