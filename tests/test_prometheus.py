@@ -30,6 +30,7 @@ import shutil
 import socket
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -166,10 +167,17 @@ class Prometheus:
     def has(self, expr: str) -> bool:
         return bool(self.query(expr)["result"])
 
-    def wait_for(self, expr: str, timeout: float = 60) -> None:
+    def wait_for(self, expr: str, timeout: float = 60, poke: Callable[[], object] | None = None) -> None:
+        """Wait until ``expr`` has data. ``poke`` (if given) sends one more request every 5 s while waiting, as live
+        traffic would: a series that a replica first exports with its whole value is flat to increase(), and only
+        a later increment makes it visible."""
         deadline = time.monotonic() + timeout
+        poked = time.monotonic()
         while not self.has(expr):
             assert time.monotonic() < deadline, f"no data for {expr} after {timeout:.0f} s"
+            if poke is not None and time.monotonic() - poked >= 5:
+                poke()
+                poked = time.monotonic()
             time.sleep(1)
 
     def alerts(self) -> dict[str, str]:
@@ -359,9 +367,20 @@ def test_dashboards_and_alerts_against_a_real_prometheus(prometheus, ray_session
         for expr in ("ray_strata_index_version_changes_total", 'ray_strata_answer_requests_total{outcome="refused"}',
                      "ray_strata_query_errors_total"):
             prom.wait_for(f"count_over_time({expr}[30m]) > 2", timeout=60)
-        for expr in ('ray_strata_query_stage_seconds_count{stage="total"}', 'ray_strata_answer_seconds_count',
-                     'ray_strata_answer_requests_total{outcome="refused"}', 'ray_strata_query_candidates_count'):
-            prom.wait_for(f"sum(increase({expr}[5m])) > 0", timeout=60)
+        #    A series whose first export already held all of step 5's requests (two increments inside one export
+        #    interval of a replica Prometheus had not seen yet) is flat to increase(); one more request of that kind
+        #    every 5 s while waiting is what live traffic does.
+        def search() -> None:
+            _post(url, "/v1/search", {"query": queries[0], "top_k": 5, "use_cache": False})
+
+        def refuse() -> None:
+            _post(url, "/v1/answer", {"question": answers[1], "use_cache": False})
+
+        for expr, poke in (('ray_strata_query_stage_seconds_count{stage="total"}', search),
+                           ('ray_strata_answer_seconds_count', refuse),
+                           ('ray_strata_answer_requests_total{outcome="refused"}', refuse),
+                           ('ray_strata_query_candidates_count', search)):
+            prom.wait_for(f"sum(increase({expr}[5m])) > 0", timeout=60, poke=poke)
 
         # 7. Every dashboard query returns data (or is exempt, with its reason), and a number, not NaN.
         empty, checked, nan_only = [], 0, []
