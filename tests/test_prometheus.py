@@ -367,9 +367,7 @@ def test_dashboards_and_alerts_against_a_real_prometheus(prometheus, ray_session
         for expr in ("ray_strata_index_version_changes_total", 'ray_strata_answer_requests_total{outcome="refused"}',
                      "ray_strata_query_errors_total"):
             prom.wait_for(f"count_over_time({expr}[30m]) > 2", timeout=60)
-        #    A series whose first export already held all of step 5's requests (two increments inside one export
-        #    interval of a replica Prometheus had not seen yet) is flat to increase(); one more request of that kind
-        #    every 5 s while waiting is what live traffic does.
+        #    Each wait pokes with a request of its kind (Prometheus.wait_for says why).
         def search() -> None:
             _post(url, "/v1/search", {"query": queries[0], "top_k": 5, "use_cache": False})
 
