@@ -15,7 +15,9 @@
         after a kill and it goes on, counting every segment's time): wall time, tokens/s, peak RSS
         (driver + all Ray processes) ÷ a ≈1M-token run (goal ≤ 1.3), disk; then IVF_PQ recall@10
         against exact search (goal ≥ 0.95) and /v1/search latency on the large index
-    python bench/ingest_bench.py recall --data-dir DIR
+    python bench/ingest_bench.py recall --data-dir DIR [--num-partitions N] [--max-iterations 50,10]
+        recall@10 of DIR's index against exact search; with either option the index is rebuilt on
+        a copy, once per iteration count, each build timed (the k-means iterations side by side)
 
 Corpora are real Debian documentation (bench/corpora.py). Results are appended as JSON lines
 to bench/results/ingest.jsonl.
@@ -391,27 +393,43 @@ def scale(small: int, large: int, serve: bool = True) -> None:
 
 
 # -- recall ---------------------------------------------------------------------------------------
-def recall(data_dir: Path, queries: int = 200, num_partitions: int | None = None) -> None:
-    """Recall@10 of the index at the default query settings; with ``num_partitions`` the index is
-    rebuilt on a copy with that many partitions (to see a 100M-token corpus's partition density)."""
+def recall(data_dir: Path, queries: int = 200, num_partitions: int | None = None,
+           max_iterations: list[int] | None = None) -> None:
+    """Recall@10 of the index at the default query settings. With ``num_partitions`` (to see a
+    100M-token corpus's partition density) or ``max_iterations`` (k-means iterations of the build;
+    several are compared side by side) the index is rebuilt on a copy, each build timed."""
     import shutil
 
     from cluster.config import load_config
-    from cluster.store.lance_store import LanceStore, derive_num_partitions
+    from cluster.store.lance_store import LanceStore
+    from cluster.store.schema import CHUNKS
+
+    copy = None
+    if num_partitions or max_iterations:
+        copy = WORK / f"recall-{os.getpid()}"
+        shutil.copytree(data_dir, copy)
+    try:
+        cfg = load_config(storage={"data_dir": str(copy or data_dir)})
+        cfg.index.num_partitions = num_partitions
+        store = LanceStore.open(cfg.storage, dim=384)
+        for iterations in (max_iterations or [cfg.index.max_iterations]) if copy else [None]:
+            build_s = None
+            if copy:
+                cfg.index.max_iterations = iterations
+                started = time.perf_counter()
+                store._build_ivf_pq(store.table(CHUNKS).count_rows(), cfg.index)
+                build_s = round(time.perf_counter() - started, 1)
+            _recall_run(store, cfg, data_dir, queries, build_s=build_s, max_iterations=iterations)
+    finally:
+        if copy is not None:
+            shutil.rmtree(copy, ignore_errors=True)
+
+
+def _recall_run(store, cfg, data_dir: Path, queries: int, *, build_s: float | None, max_iterations: int | None) -> None:
+    """One recall@10 measurement of ``store``'s chunk index against exact search (section vectors as queries)."""
+    from cluster.store.lance_store import derive_num_partitions
     from cluster.store.schema import CHUNKS, SECTIONS
 
-    if num_partitions:
-        copy = WORK / f"recall-{num_partitions}-{os.getpid()}"
-        shutil.copytree(data_dir, copy)
-        data_dir = copy
-    cfg = load_config(storage={"data_dir": str(data_dir)})
-    store = LanceStore.open(cfg.storage, dim=384)
-    build_s = None
-    if num_partitions:
-        cfg.index.num_partitions = num_partitions
-        started = time.perf_counter()
-        store._build_ivf_pq(store.table(CHUNKS).count_rows(), cfg.index)
-        build_s = round(time.perf_counter() - started, 1)
     if not store.has_vector_index(CHUNKS):
         raise SystemExit(f"no IVF_PQ index on {data_dir} (fewer than index.ivf_min_rows chunks)")
     sections = store.scan(SECTIONS, ["vector"]).column("vector").to_numpy(zero_copy_only=False)
@@ -431,7 +449,7 @@ def recall(data_dir: Path, queries: int = 200, num_partitions: int | None = None
         hits += len(set(ann) & set(exact))
     partitions = cfg.index.num_partitions or derive_num_partitions(table.count_rows())
     record({"bench": "ivf_pq_recall_at_10", "data_dir": str(data_dir), "rows": table.count_rows(),
-            "num_partitions": partitions, "rebuild_s": build_s,
+            "num_partitions": partitions, "rebuild_s": build_s, "max_iterations": max_iterations,
             "queries": len(picks), "nprobes": cfg.index.nprobes, "refine_factor": cfg.index.refine_factor,
             "recall_at_10": round(hits / (10 * len(picks)), 4), "ann_p50_ms": round(float(np.median(ann_ms)), 2),
             "exact_p50_ms": round(float(np.median(exact_ms)), 2), "goal": ">= 0.95"})
@@ -449,13 +467,15 @@ def main() -> None:
     p = sub.add_parser("recall")
     p.add_argument("--data-dir", type=Path, required=True)
     p.add_argument("--num-partitions", type=int, default=None, help="rebuild a copy with this many partitions")
+    p.add_argument("--max-iterations", type=lambda v: [int(x) for x in v.split(",")], default=None,
+                   help="rebuild a copy with these k-means iterations, compared side by side (e.g. 50,10)")
     args = parser.parse_args()
     if args.cmd == "throughput":
         throughput(args.tokens)
     elif args.cmd == "scale":
         scale(args.small, args.large, serve=not args.no_serve)
     else:
-        recall(args.data_dir, num_partitions=args.num_partitions)
+        recall(args.data_dir, num_partitions=args.num_partitions, max_iterations=args.max_iterations)
 
 
 if __name__ == "__main__":

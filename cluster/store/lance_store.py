@@ -300,7 +300,8 @@ class LanceStore:
         partitions = index.num_partitions or derive_num_partitions(rows)
         sub_vectors = index.num_sub_vectors or derive_num_sub_vectors(self.dim)
         self.table(CHUNKS).create_index(
-            "vector", config=IvfPq(distance_type="cosine", num_partitions=partitions, num_sub_vectors=sub_vectors),
+            "vector", config=IvfPq(distance_type="cosine", num_partitions=partitions, num_sub_vectors=sub_vectors,
+                                   max_iterations=index.max_iterations),
             replace=True, name=VECTOR_INDEX,
         )
         return f"built IVF_PQ ({partitions} partitions, {sub_vectors} sub-vectors) over {rows} rows"
