@@ -95,6 +95,7 @@ def dense(args, root: Path, rng: np.random.Generator) -> dict:
     import lancedb
     from lancedb.index import Bitmap, IvfPq
 
+    from cluster.config import IndexConfig
     from cluster.store.lance_store import derive_num_partitions, derive_num_sub_vectors
 
     centers = unit(rng.standard_normal((TOPICS, DIM)))
@@ -147,7 +148,9 @@ def dense(args, root: Path, rng: np.random.Generator) -> dict:
         partitions = wanted or derive_num_partitions(len(vectors))
         t0 = time.perf_counter()
         shared.create_index("vector", config=IvfPq(distance_type="cosine", num_partitions=partitions,
-                                                   num_sub_vectors=sub_vectors), name="vector_idx", replace=True)
+                                                   num_sub_vectors=sub_vectors,
+                                                   max_iterations=IndexConfig().max_iterations),
+                            name="vector_idx", replace=True)
         run = {"ivf_partitions": partitions, "note": "derived from the rows" if not wanted else
                f"as derive_num_partitions gives ~{partitions * 4096:,} rows",
                "ivf_build_s": round(time.perf_counter() - t0, 1), "queries": {}}
