@@ -93,10 +93,10 @@ def texts(n: int, rng: random.Random) -> list[str]:
 # -- 1. dense: shared table + prefilter vs own table -----------------------------------------------------
 def dense(args, root: Path, rng: np.random.Generator) -> dict:
     import lancedb
-    from lancedb.index import Bitmap, IvfPq
+    from lancedb.index import Bitmap
 
     from cluster.config import IndexConfig
-    from cluster.store.lance_store import derive_num_partitions, derive_num_sub_vectors
+    from cluster.store.lance_store import derive_num_partitions, ivf_pq_config
 
     centers = unit(rng.standard_normal((TOPICS, DIM)))
     n_tenants = max(2, args.rows // 1000)
@@ -129,7 +129,6 @@ def dense(args, root: Path, rng: np.random.Generator) -> dict:
     t0 = time.perf_counter()
     shared = db.create_table("chunks", table_of(ids, vectors, tenant_col))
     shared.create_index("tenant", config=Bitmap())
-    sub_vectors = derive_num_sub_vectors(DIM)
     build_s = time.perf_counter() - t0
     own = db.create_table("chunks_t0", table_of(ids[:args.small], small, ["t0"] * args.small))
 
@@ -147,9 +146,7 @@ def dense(args, root: Path, rng: np.random.Generator) -> dict:
     for wanted in args.partitions:
         partitions = wanted or derive_num_partitions(len(vectors))
         t0 = time.perf_counter()
-        shared.create_index("vector", config=IvfPq(distance_type="cosine", num_partitions=partitions,
-                                                   num_sub_vectors=sub_vectors,
-                                                   max_iterations=IndexConfig().max_iterations),
+        shared.create_index("vector", config=ivf_pq_config(len(vectors), DIM, IndexConfig(num_partitions=partitions)),
                             name="vector_idx", replace=True)
         run = {"ivf_partitions": partitions, "note": "derived from the rows" if not wanted else
                f"as derive_num_partitions gives ~{partitions * 4096:,} rows",

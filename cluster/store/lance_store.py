@@ -297,14 +297,21 @@ class LanceStore:
         return done
 
     def _build_ivf_pq(self, rows: int, index: IndexConfig) -> str:
-        partitions = index.num_partitions or derive_num_partitions(rows)
-        sub_vectors = index.num_sub_vectors or derive_num_sub_vectors(self.dim)
-        self.table(CHUNKS).create_index(
-            "vector", config=IvfPq(distance_type="cosine", num_partitions=partitions, num_sub_vectors=sub_vectors,
-                                   max_iterations=index.max_iterations),
-            replace=True, name=VECTOR_INDEX,
-        )
-        return f"built IVF_PQ ({partitions} partitions, {sub_vectors} sub-vectors) over {rows} rows"
+        config = ivf_pq_config(rows, self.dim, index)
+        self.table(CHUNKS).create_index("vector", config=config, replace=True, name=VECTOR_INDEX)
+        return f"built IVF_PQ ({config.num_partitions} partitions, {config.num_sub_vectors} sub-vectors) over {rows} rows"
+
+
+def ivf_pq_config(rows: int, dim: int, index: IndexConfig) -> IvfPq:
+    """The IVF_PQ settings of a ``rows`` × ``dim`` chunk index: ``index``'s, derived where unset.
+
+    >>> c = ivf_pq_config(74_000, 384, IndexConfig())
+    >>> (c.num_partitions, c.num_sub_vectors, c.max_iterations)
+    (18, 48, 10)
+    """
+    return IvfPq(distance_type="cosine", num_partitions=index.num_partitions or derive_num_partitions(rows),
+                 num_sub_vectors=index.num_sub_vectors or derive_num_sub_vectors(dim),
+                 max_iterations=index.max_iterations)
 
 
 def derive_num_partitions(rows: int) -> int:
