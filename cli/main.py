@@ -72,6 +72,15 @@ def main(ctx: click.Context, config_path: str | None, data_dir: str | None, verb
     ctx.obj = {"config": cfg, "log_file": logs.setup_logging(cfg.storage.data_dir, verbose=verbose)}
 
 
+@main.result_callback()
+def _after_command(*_args, **_kwargs) -> None:
+    """Stop the embedded Ray a command started (``cluster.runtime.stop_ray``): ~2 s sooner than Ray's
+    own exit hook. Commands that never started Ray never imported ``cluster.runtime`` either."""
+    runtime = sys.modules.get("cluster.runtime")
+    if runtime is not None:
+        runtime.stop_ray()
+
+
 @main.command("config")
 @click.pass_context
 def show_config(ctx: click.Context) -> None:

@@ -14,7 +14,8 @@ import ray
 
 from cluster.config import IngestConfig, StrataConfig, absolute_paths
 from cluster.models.registry import resolve_embedder
-from cluster.runtime import driver_node_cpus, eligible_node_resources, init_ray, telemetry_env, worker_node_ids
+from cluster.runtime import (driver_node_cpus, eligible_node_resources, init_ray, stop_ray, telemetry_env,
+                             worker_node_ids)
 from cluster.store.bm25 import Bm25Index, ShardedBm25, open_bm25
 from cluster.store.embed_cache import EmbeddingCache
 from cluster.store.journal import IngestJournal
@@ -145,8 +146,8 @@ def ingest_complete(cfg: StrataConfig, path: str | Path, *, source: str | None =
     try:
         report = run_ingest(cfg, path, source=source, tenant=tenant)
     finally:
-        if started_ray and ray.is_initialized():
-            ray.shutdown()
+        if started_ray:
+            stop_ray()
     if report.failed:
         raise RuntimeError(f"{len(report.failed)} corpus files failed to ingest: {report.summary(max_failures=5)}")
     return report

@@ -1,0 +1,51 @@
+"""Starting and stopping Ray (cluster/runtime.py): an embedded Ray stops whole and at once, a Ray
+something else started is left running."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from support import REPO
+
+from cluster.runtime import stop_ray
+
+STOP_EMBEDDED = """
+import json, psutil, ray
+from cluster.config import RayConfig
+from cluster.runtime import init_ray, stop_ray
+init_ray(RayConfig())  # the defaults: an embedded Ray on every core
+processes = {kind: [info.process.pid for info in infos]
+             for kind, infos in ray._private.worker._global_node.all_processes.items()}
+stop_ray()
+def running(pid):
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+print(json.dumps({"initialized": ray.is_initialized(), "kinds": sorted(processes),
+                  "running": [kind for kind, pids in processes.items() if any(map(running, pids))]}))
+"""
+
+
+def _own_ray_env() -> dict[str, str]:
+    """This environment, less ``RAY_ADDRESS``: the child starts its own embedded Ray."""
+    return {**{k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}, "PYTHONPATH": str(REPO)}
+
+
+def test_stop_ray_stops_every_process_of_the_embedded_ray_it_started():
+    out = subprocess.run([sys.executable, "-c", STOP_EMBEDDED], cwd=REPO, capture_output=True, text=True,
+                         timeout=300, env=_own_ray_env())
+    assert out.returncode == 0, out.stderr[-3000:]
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    assert not result["initialized"]
+    assert "monitor" in result["kinds"] and "raylet" in result["kinds"]  # what Ray started, and so stopped
+    assert result["running"] == []
+
+
+def test_stop_ray_leaves_a_ray_it_did_not_start(ray_session):
+    stop_ray()
+    assert ray_session.is_initialized()
+    assert ray_session.get(ray_session.put(7)) == 7
