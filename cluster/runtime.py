@@ -18,8 +18,9 @@ from cluster.config import RayConfig, StrataConfig
 
 log = logging.getLogger(__name__)
 
-_embedded: dict[str, bool] = {"started": False, "verbose": False}
-"""Whether :func:`init_ray` started an embedded Ray in this process (what :func:`stop_ray` stops)."""
+_connected: dict[str, bool] = {"here": False, "embedded": False, "verbose": False}
+"""Whether :func:`init_ray` connected this process to Ray, and started that Ray itself (embedded):
+what :func:`stop_ray` disconnects from, and stops."""
 
 PATIENT_START_ENV: dict[str, str] = {
     "RAY_agent_register_timeout_ms": "120000",
@@ -138,6 +139,7 @@ def _start(settings: RayConfig, *, env: dict[str, str] | None, verbose: bool | N
     if address:
         log.info("joining Ray cluster at %s", address)
         context = ray.init(address=address, runtime_env=runtime_env, log_to_driver=verbose)
+        _connected.update(here=True, embedded=False, verbose=verbose)
     else:
         patient_ray_start()
         kwargs: dict = {"include_dashboard": False, "log_to_driver": verbose, "runtime_env": runtime_env}
@@ -146,7 +148,7 @@ def _start(settings: RayConfig, *, env: dict[str, str] | None, verbose: bool | N
         if settings.metrics_export_port is not None:
             kwargs["_metrics_export_port"] = settings.metrics_export_port
         context = ray.init(**kwargs)
-        _embedded.update(started=True, verbose=verbose)
+        _connected.update(here=True, embedded=True, verbose=verbose)
     logs.quiet_libraries()
     session_dir = (getattr(context, "address_info", None) or {}).get("session_dir")
     if session_dir and not verbose:
@@ -154,8 +156,9 @@ def _start(settings: RayConfig, *, env: dict[str, str] | None, verbose: bool | N
 
 
 def stop_ray() -> None:
-    """Stop the embedded Ray that :func:`init_ray` started in this process, at once; a joined cluster,
-    or a Ray that something else started, is left as it is.
+    """Disconnect from the Ray that :func:`init_ray` connected this process to, and stop it, at once, if
+    init_ray started it (the embedded one); a joined cluster keeps running, and a Ray that something
+    else connected this process to is left as it is.
 
     Left to Ray's own exit hook this takes ~2 s of waiting: ``ray.shutdown`` at interpreter exit sleeps
     0.5 s so that forwarded worker output finishes printing (none is forwarded without ``-v``), and it
@@ -167,14 +170,15 @@ def stop_ray() -> None:
 
     >>> stop_ray()  # no Ray started here: nothing to do
     """
-    if not _embedded["started"]:
+    if not _connected["here"]:
         return
-    _embedded["started"] = False
+    _connected["here"] = False
     if not ray.is_initialized():
         return
-    if _embedded["verbose"]:
+    if _connected["verbose"]:
         time.sleep(0.5)  # what Ray's exit hook waits for: forwarded worker output to finish printing
-    _kill_autoscaler_monitor()
+    if _connected["embedded"]:
+        _kill_autoscaler_monitor()
     ray.shutdown()
 
 

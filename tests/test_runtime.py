@@ -1,5 +1,5 @@
-"""Starting and stopping Ray (cluster/runtime.py): an embedded Ray stops whole and at once, a Ray
-something else started is left running."""
+"""Starting and stopping Ray (cluster/runtime.py): an embedded Ray stops whole and at once; a joined
+cluster, or a Ray something else started, is left running."""
 
 from __future__ import annotations
 
@@ -30,6 +30,17 @@ print(json.dumps({"initialized": ray.is_initialized(), "kinds": sorted(processes
 """
 
 
+JOIN_AND_LEAVE = """
+import json, ray
+from cluster.config import RayConfig
+from cluster.runtime import init_ray, stop_ray
+init_ray(RayConfig())  # RAY_ADDRESS: joins the test session's cluster
+nodes = len(ray.nodes())
+stop_ray()
+print(json.dumps({"nodes": nodes, "initialized": ray.is_initialized()}))
+"""
+
+
 def _own_ray_env() -> dict[str, str]:
     """This environment, less ``RAY_ADDRESS``: the child starts its own embedded Ray."""
     return {**{k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}, "PYTHONPATH": str(REPO)}
@@ -49,3 +60,13 @@ def test_stop_ray_leaves_a_ray_it_did_not_start(ray_session):
     stop_ray()
     assert ray_session.is_initialized()
     assert ray_session.get(ray_session.put(7)) == 7
+
+
+def test_stop_ray_leaves_a_joined_cluster_running(ray_session):
+    env = {**_own_ray_env(), "RAY_ADDRESS": ray_session.get_runtime_context().gcs_address}
+    out = subprocess.run([sys.executable, "-c", JOIN_AND_LEAVE], cwd=REPO, capture_output=True, text=True,
+                         timeout=300, env=env)
+    assert out.returncode == 0, out.stderr[-3000:]
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    assert result == {"nodes": 1, "initialized": False}
+    assert ray_session.get(ray_session.put("still up")) == "still up"
