@@ -135,8 +135,9 @@ def run_ingest(cfg: StrataConfig, path: str | Path, *, source: str | None = None
 def ingest_complete(cfg: StrataConfig, path: str | Path, *, source: str | None = None,
                     tenant: str = DEFAULT_TENANT) -> IngestReport:
     """:func:`run_ingest` for scripts (evaluation, benchmarks): the Ray it connected to is let go
-    afterwards (an embedded one it started is stopped, :func:`cluster.runtime.stop_ray`), and a file that failed raises ``RuntimeError`` naming it (an evaluation over a
-    partial corpus would be wrong without saying so).
+    afterwards (an embedded one it started is stopped, :func:`cluster.runtime.stop_ray`), and a file
+    that failed raises ``RuntimeError`` naming it (an evaluation over a partial corpus would be wrong
+    without saying so).
 
     >>> # report = ingest_complete(cfg, "corpus/", source="scifact"); report.chunks
     """
