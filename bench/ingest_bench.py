@@ -10,6 +10,9 @@
         ingested the same way) and the ratio without it. The bound is timed in two halves of the
         sorted texts (every other one), before and after the pipeline, so drift of the machine's
         speed during the run does not favour either side.
+    python bench/ingest_bench.py throughput --corpus ../shared/data/scifact
+        the same on another corpus: a folder of files, or a BEIR data set (``corpus.jsonl.gz``)
+        written as one Markdown file a document, as ``strata eval retrieval`` ingests it
     python bench/ingest_bench.py scale --small 1000000 --large 10000000
         ≈10M tokens in one `strata ingest` with the defaults (resumable: rerun the same command
         after a kill and it goes on, counting every segment's time): wall time, tokens/s, peak RSS
@@ -53,6 +56,23 @@ def corpus(tokens: int) -> Path:
         files, estimate = corpora.select(corpora.fetch(corpora.CACHE), tokens, out)
         print(f"corpus {out}: {files} files, ~{estimate:,} tokens")
     return out
+
+
+def given_corpus(path: Path) -> Path:
+    """``path`` itself when it is a folder of files; a BEIR data set (a folder with
+    ``corpus.jsonl[.gz]``) written once under the bench folder as one Markdown file a document,
+    the way ``strata eval retrieval`` ingests it."""
+    path = path.expanduser().resolve()
+    if not any((path / name).exists() for name in ("corpus.jsonl", "corpus.jsonl.gz")):
+        return path
+    from offline.eval.beir import load_corpus, write_corpus_files
+
+    out = WORK / f"beir-{path.name}"
+    if not (out / ".complete").exists():
+        paths = write_corpus_files(load_corpus(path), out / "files")
+        (out / ".complete").write_text(f"{len(paths)}\n")
+        print(f"corpus {out / 'files'}: {len(paths):,} documents of {path}")
+    return out / "files"
 
 
 def record(result: dict) -> None:
@@ -243,13 +263,14 @@ def timed_ingest(src: Path, data_dir: Path, heartbeat=None, *, env: dict[str, st
     return wall, peak, report
 
 
-def throughput(tokens: int) -> None:
+def throughput(tokens: int, given: Path | None = None) -> None:
     """End-to-end ``strata ingest`` (start-up included) ÷ the installed embedder called directly,
-    in one process, on exactly the texts the pipeline embeds, length-sorted, fastest settings."""
+    in one process, on exactly the texts the pipeline embeds, length-sorted, fastest settings:
+    on ``tokens`` of the Debian corpus, or on ``given`` (see :func:`given_corpus`)."""
     from cluster.config import load_config
     from cluster.models.registry import resolve_embedder
 
-    src = corpus(tokens)
+    src = given_corpus(given) if given else corpus(tokens)
     cfg = load_config()
     work = pipeline_texts(src, cfg)
     texts = work["texts"]
@@ -277,7 +298,7 @@ def throughput(tokens: int) -> None:
     # moves the bound and the pipeline alike, instead of favouring whichever ran in the faster part.
     before_s = bound_half(texts[0::2])
     print(f"bound, first half: {before_s:.0f}s (the faster of {len(finalists)} layouts); now `strata ingest` with the defaults", flush=True)
-    wall, peak, report = timed_ingest(src, WORK / f"tp-{tokens}-{os.getpid()}")
+    wall, peak, report = timed_ingest(src, WORK / f"tp-{src.name}-{os.getpid()}")
     assert report["chunks"] == work["chunks"], (report["chunks"], work["chunks"])
     fixed_s, _, fixed_report = timed_ingest(one_small_file(src), WORK / f"tp-fixed-{os.getpid()}")
     after_s = bound_half(texts[1::2])
@@ -286,7 +307,8 @@ def throughput(tokens: int) -> None:
     corpus_tokens = report["tokens"]
     bound_tps, pipeline_tps = corpus_tokens / bound_s, corpus_tokens / wall
     header_tokens = work["input_tokens"] - corpus_tokens - 2 * len(texts)  # what the model sees beyond the text
-    record({"bench": "ingest_throughput_bound", "corpus_tokens": corpus_tokens, "files": work["files"],
+    record({"bench": "ingest_throughput_bound", "corpus": str(given) if given else f"debian-{tokens}",
+            "corpus_tokens": corpus_tokens, "files": work["files"],
             "chunks": work["chunks"], "summaries": work["summaries"],
             "summaries_equal_to_a_chunk": work["summaries_equal_to_a_chunk"], "texts_embedded": len(texts),
             "model_input_tokens": work["input_tokens"],
@@ -459,7 +481,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("throughput")
-    p.add_argument("--tokens", type=int, default=1_000_000)
+    p.add_argument("--tokens", type=int, default=1_000_000, help="this many (estimated) tokens of the Debian corpus")
+    p.add_argument("--corpus", type=Path, default=None,
+                   help="instead, this folder of files or BEIR data set (e.g. ../shared/data/scifact)")
     p = sub.add_parser("scale")
     p.add_argument("--small", type=int, default=1_000_000)
     p.add_argument("--large", type=int, default=10_000_000)
@@ -471,7 +495,7 @@ def main() -> None:
                    help="rebuild a copy with these k-means iterations, compared side by side (e.g. 50,10)")
     args = parser.parse_args()
     if args.cmd == "throughput":
-        throughput(args.tokens)
+        throughput(args.tokens, args.corpus)
     elif args.cmd == "scale":
         scale(args.small, args.large, serve=not args.no_serve)
     else:
