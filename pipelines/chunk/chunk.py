@@ -20,7 +20,7 @@ def context_header(title: str, path: Sequence[str]) -> str:
     parts: list[str] = []
     for part in (title, *path):
         part = " ".join(part.split())
-        if part and (not parts or part != parts[-1]):
+        if part and (not parts or part.casefold() != parts[-1].casefold()):
             parts.append(part)
     return " > ".join(parts)
 

@@ -16,20 +16,21 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from pipelines.chunk.chunk import context_header
-
 __all__ = ["best_window", "header_of", "passage_text"]
 
 
 def header_of(title: str | None, section_path: str | None) -> str:
-    """``title > section > subsection`` with the title not repeated when the path starts with it:
-    the header the ingest put in front of the chunk's text for the embedder
-    (:func:`pipelines.chunk.chunk.context_header`).
+    """``title > section > subsection`` with the title not repeated when the path starts with it.
 
     >>> header_of("Cats", "Cats"), header_of("Cats", "Diet > Fish"), header_of(None, "A")
     ('Cats', 'Cats > Diet > Fish', 'A')
     """
-    return context_header(title or "", (section_path or "").split(" > "))
+    parts = [" ".join((title or "").split())]
+    for part in (section_path or "").split(" > "):
+        part = " ".join(part.split())
+        if part and part != parts[-1]:
+            parts.append(part)
+    return " > ".join(p for p in parts if p)
 
 
 def passage_text(row: Mapping[str, Any]) -> str:
