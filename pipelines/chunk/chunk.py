@@ -2,27 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
-
-
-def context_header(title: str, path: Sequence[str]) -> str:
-    """A chunk's context header: the document title, then its section path, ``" > "`` between,
-    whitespace collapsed, empty parts and a part equal to the one before it left out (a Markdown
-    or HTML document's top heading is usually its title: ``Title > Title`` would cost the embedder
-    the title twice and tell it nothing more).
-
-    >>> context_header("Guide", ["Install", "Linux"]), context_header("Cats.", ["Cats.", "Diet"])
-    ('Guide > Install > Linux', 'Cats. > Diet')
-    >>> context_header("", ["Intro"]), context_header("A  b", [])
-    ('Intro', 'A b')
-    """
-    parts: list[str] = []
-    for part in (title, *path):
-        part = " ".join(part.split())
-        if part and (not parts or part.casefold() != parts[-1].casefold()):
-            parts.append(part)
-    return " > ".join(parts)
 
 
 def with_header(header: str, text: str) -> str:

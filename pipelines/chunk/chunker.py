@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from tokenizers import Encoding, Tokenizer
 
-from pipelines.chunk.chunk import Chunk, context_header
+from pipelines.chunk.chunk import Chunk
 from pipelines.chunk.sentences import split_sentences
 from pipelines.parse.document import ParsedDocument, Section
 
@@ -34,7 +34,7 @@ SPECIAL_TOKENS = 2  # [CLS] and [SEP] added by the embedder
 #: Bump when a change to the parsers, the chunker or the summaries changes what a document's chunks
 #: are for the same settings: every document indexed by an older version is then chunked again on its
 #: next ingest (its unchanged texts come from the embedding cache).
-CHUNKER_VERSION = 2  # 2: no part of a header repeated (Title > Title); one-child sections share its summary
+CHUNKER_VERSION = 2  # 2: a section without text and with one subsection shares its summary (no embed of its own)
 _BATCH_SENTENCES = 4096  # sentences per encode_batch call (bounds memory on huge documents)
 
 # A unit is a whole sentence or a piece of an over-budget one: (start, end, n_tokens, whole).
@@ -164,7 +164,7 @@ def _chunk_batch(
 ) -> None:
     """Tokenize the sentences and headers of ``pending`` sections in one call; append chunks."""
     text = doc.text
-    headers = [context_header(doc.title, section.path) for section, _ in pending]
+    headers = [_header_text(doc.title, section.path) for section, _ in pending]
     batch = [text[s:e] for _, spans in pending for s, e in spans]
     n_sentences = len(batch)
     batch.extend(headers)
@@ -280,6 +280,12 @@ def _skip_space(text: str, pos: int, end: int) -> int:
     while pos < end and text[pos].isspace():
         pos += 1
     return pos
+
+
+def _header_text(title: str, path: Sequence[str]) -> str:
+    """``"{title} > {path}"`` with whitespace collapsed and empty parts left out."""
+    parts = [" ".join(title.split())] + [" ".join(p.split()) for p in path]
+    return " > ".join(p for p in parts if p)
 
 
 def _fit_header(header: str, n: int, tok: Tokenizer, limit: int) -> tuple[str, int]:

@@ -23,7 +23,6 @@ from cluster.models.registry import resolve_embedder
 from cluster.models.tokenizer import input_tokenizer, load_tokenizer
 from cluster.telemetry.tracing import span
 from pipelines.chunk import ChunkingConfig, chunk_with_config
-from pipelines.chunk.chunk import context_header
 from pipelines.parse import ParseError, ParsedDocument, ParserCrash, parse_bytes
 from pipelines.records import PARSED_SCHEMA, STATUS_FAILED, STATUS_OK, STATUS_UNCHANGED, chunk_input, summary_input
 from pipelines.summary import section_summary
@@ -169,7 +168,7 @@ def _section_rows(doc: ParsedDocument, chunks, tokenizer) -> list[dict[str, Any]
     for section in reversed(doc.sections):  # children before their parents: a parent may share one's summary
         own = by_section.get(section.section_id, [])
         summaries[section.section_id] = section_summary(
-            title=section.title, header=context_header(doc.title, section.path),
+            title=section.title, header=" > ".join(p for p in (doc.title, section.path_str) if p),
             lead=(own[0].text, own[0].header) if own else None,
             child_titles=[titles[c] for c in section.children],
             only_child=summaries[section.children[0]] if len(section.children) == 1 else None)
