@@ -164,13 +164,18 @@ def _section_rows(doc: ParsedDocument, chunks, tokenizer) -> list[dict[str, Any]
         by_section.setdefault(chunk.section_id, []).append(chunk)
     titles = {s.section_id: s.title for s in doc.sections}
     token_counts = [len(e.ids) for e in tokenizer.encode_batch([s.text for s in doc.sections], add_special_tokens=False)]
+    summaries: dict[str, tuple[str, str]] = {}
+    for section in reversed(doc.sections):  # children before their parents: a parent may share one's summary
+        own = by_section.get(section.section_id, [])
+        summaries[section.section_id] = section_summary(
+            title=section.title, header=" > ".join(p for p in (doc.title, section.path_str) if p),
+            lead=(own[0].text, own[0].header) if own else None,
+            child_titles=[titles[c] for c in section.children],
+            only_child=summaries[section.children[0]] if len(section.children) == 1 else None)
     rows = []
     for section, n_tokens in zip(doc.sections, token_counts):
         own = by_section.get(section.section_id, [])
-        summary, summary_header = section_summary(
-            title=section.title, header=" > ".join(p for p in (doc.title, section.path_str) if p),
-            lead=(own[0].text, own[0].header) if own else None,
-            child_titles=[titles[c] for c in section.children])
+        summary, summary_header = summaries[section.section_id]
         rows.append({
             "section_id": section.section_id, "parent_id": section.parent_id, "level": section.level,
             "ordinal": section.ordinal, "title": section.title, "path": list(section.path),
