@@ -174,12 +174,11 @@ def _section_rows(doc: ParsedDocument, chunks, tokenizer) -> list[dict[str, Any]
             only_child=summaries[section.children[0]] if len(section.children) == 1 else None)
     rows = []
     for section, n_tokens in zip(doc.sections, token_counts):
-        own = by_section.get(section.section_id, [])
         summary, summary_header = summaries[section.section_id]
         rows.append({
             "section_id": section.section_id, "parent_id": section.parent_id, "level": section.level,
             "ordinal": section.ordinal, "title": section.title, "path": list(section.path),
             "path_str": section.path_str, "start": section.start, "end": section.end, "n_tokens": n_tokens,
-            "n_chunks": len(own), "text": section.text, "summary": summary, "summary_header": summary_header,
+            "n_chunks": len(by_section.get(section.section_id, ())), "text": section.text, "summary": summary, "summary_header": summary_header,
         })
     return rows
