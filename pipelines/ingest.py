@@ -177,7 +177,7 @@ def _run_pipeline(cfg: StrataConfig, pool: EmbedPool, eligible: list[dict[str, f
     # One block per work unit (largest files first), one row each: its files. Parse tasks and embed
     # calls take whole blocks. (from_items builds the blocks here; from_arrow would run a Ray task per
     # block for its metadata, which never starts while a Serve app holds every CPU of the cluster.)
-    units = work_units(items, unit_bytes=pool.unit_tokens * BYTES_PER_TOKEN)
+    units = work_units(items, unit_bytes=pool.unit_tokens * BYTES_PER_TOKEN, workers=pool.actors)
     ds = ray.data.from_items([{"files": unit} for unit in units], override_num_blocks=len(units))
     ds = ds.map_batches(
         parse_chunk_batch, batch_format="pyarrow", batch_size=None, num_cpus=ingest.parse_task_cpus,
