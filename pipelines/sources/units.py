@@ -20,6 +20,11 @@ import struct
 BYTES_PER_TOKEN = 4  # of English text, for sizing units only (the chunker counts real tokens)
 
 
+TAIL_DIVISOR = 8
+"""The smallest unit of the tail: ``unit_bytes // TAIL_DIVISOR`` (on CPU ~2k tokens, under a second
+of one actor; smaller calls would cost more in per-task overhead than they balance)."""
+
+
 def text_bytes(path: str, size: int) -> int:
     """The text size of a file of ``size`` bytes: for gzip files, the uncompressed size its trailer
     records (modulo 4 GiB, as gzip stores it); ``size`` when the file cannot be read.
@@ -71,14 +76,9 @@ def work_units(items: list[dict], unit_bytes: int, workers: int = 1) -> list[lis
     return units
 
 
-TAIL_DIVISOR = 8
-"""The smallest unit of the tail: ``unit_bytes // TAIL_DIVISOR`` (on CPU ~2k tokens, under a second
-of one actor; smaller calls would cost more in per-task overhead than they balance)."""
-
-
 def _unit_target(remaining: int, unit_bytes: int, workers: int) -> int:
     """The text a unit takes when ``remaining`` bytes are left to hand out."""
     if workers <= 1:  # one worker has no one to wait for
         return unit_bytes
-    guided = remaining // (2 * workers)
-    return max(1, min(unit_bytes, max(unit_bytes // TAIL_DIVISOR, guided)))
+    smallest = max(1, unit_bytes // TAIL_DIVISOR)
+    return min(unit_bytes, max(smallest, remaining // (2 * workers)))

@@ -179,6 +179,7 @@ def _section_rows(doc: ParsedDocument, chunks, tokenizer) -> list[dict[str, Any]
             "section_id": section.section_id, "parent_id": section.parent_id, "level": section.level,
             "ordinal": section.ordinal, "title": section.title, "path": list(section.path),
             "path_str": section.path_str, "start": section.start, "end": section.end, "n_tokens": n_tokens,
-            "n_chunks": len(by_section.get(section.section_id, ())), "text": section.text, "summary": summary, "summary_header": summary_header,
+            "n_chunks": len(by_section.get(section.section_id, ())), "text": section.text,
+            "summary": summary, "summary_header": summary_header,
         })
     return rows
