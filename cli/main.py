@@ -16,8 +16,6 @@ lives in its own module (``cli/index.py``, ``query.py``, ``models.py``, ``eval.p
 
 from __future__ import annotations
 
-import atexit
-import gc
 import logging
 import sys
 
@@ -30,13 +28,6 @@ from cluster import logs
 from cluster.config import load_config
 
 log = logging.getLogger(__name__)
-
-# The interpreter's last act is a full garbage collection over every object still alive: after an
-# ingest that is Ray's, pyarrow's, LanceDB's and pandas' heaps, ~0.8 s of a `strata` command's exit
-# on 2 cores, to free memory the OS takes back anyway. Frozen objects are left out of it. The exit
-# hooks (the log file's flush, the span exporter's, Ray's, weakref finalizers) need no collection,
-# and objects still die by reference count as modules are torn down: only cycles are left to the OS.
-atexit.register(gc.freeze)
 
 
 class StrataGroup(click.Group):
