@@ -48,6 +48,11 @@ import corpora  # noqa: E402
 
 RESULTS = REPO / "bench" / "results" / "ingest.jsonl"
 WORK = Path(os.environ.get("STRATA_BENCH_DIR", Path(tempfile.gettempdir()) / "strata-bench"))
+#: Slices each half of the bound is timed in, every finalist setting on every slice, the order rotated
+#: from slice to slice: the box's speed drifts by 5-15% within minutes, and timed one after another
+#: the setting that ran first in a fast minute won by that much (a half timed at batch 4, then batch 1:
+#: 103.5 against 109.1 s; the two alternated on the same texts: batch 1 10% faster).
+BOUND_SLICES = 6
 
 
 def corpus(tokens: int) -> Path:
@@ -307,11 +312,18 @@ def throughput(tokens: int, given: Path | None = None) -> None:
         """Seconds to embed ``half`` (already length-sorted) at the fastest settings, after a warm-up:
         each layout's best of the sweep (the sweep's sample is small, so two layouts within a few
         percent of each other swap places by chance) and the pipeline's own setting
-        (:func:`with_pipeline_setting`), the fastest counting."""
-        times = {}
-        for pick in finalists:
-            key = (pick["sessions"], pick["threads"], pick["batch_size"])
-            times[key] = BoundEmbedder(resolved, pick["sessions"], pick["threads"]).time(half, pick["batch_size"])
+        (:func:`with_pipeline_setting`), the fastest counting. Each setting embeds every one of
+        :data:`BOUND_SLICES` consecutive slices of the half, the settings' order rotated from slice to
+        slice, so a box that speeds up or slows down meanwhile moves them all alike; a setting's time
+        is the sum over the slices, the whole half."""
+        keys = [(pick["sessions"], pick["threads"], pick["batch_size"]) for pick in finalists]
+        embedders = {key: BoundEmbedder(resolved, key[0], key[1]) for key in keys}
+        times = dict.fromkeys(keys, 0.0)
+        edges = [len(half) * i // BOUND_SLICES for i in range(BOUND_SLICES + 1)]
+        for i in range(BOUND_SLICES):
+            part = half[edges[i]:edges[i + 1]]
+            for key in keys[i % len(keys):] + keys[:i % len(keys)]:
+                times[key] += embedders[key].time(part, key[2])
         half_times.append({f"{k[0]}x{k[1]} batch {k[2]}": round(v, 1) for k, v in times.items()})
         print(f"  bound half: {half_times[-1]}", flush=True)
         return min(times.values())
