@@ -53,6 +53,8 @@ WORK = Path(os.environ.get("STRATA_BENCH_DIR", Path(tempfile.gettempdir()) / "st
 #: the setting that ran first in a fast minute won by that much (a half timed at batch 4, then batch 1:
 #: 103.5 against 109.1 s; the two alternated on the same texts: batch 1 10% faster).
 BOUND_SLICES = 6
+#: How an embedding actor's process title starts (Ray Data's map worker running the embed stage).
+EMBED_ACTOR_TITLE = "ray::MapWorker(MapBatches(Embed"
 
 
 def corpus(tokens: int) -> Path:
@@ -271,8 +273,9 @@ def timed_ingest(src: Path, data_dir: Path, heartbeat=None, *, env: dict[str, st
                              "--report", str(report_file), *(["--prune"] if prune else [])], env=env, cwd=REPO)
     ps, peak, beat = psutil.Process(proc.pid), 0, time.perf_counter()
     peak_at: dict = {"at_s": None, "mb": {}}
+    box_before, cpu_by_pid = psutil.cpu_times(), {}
     while proc.poll() is None:
-        by_process = _tree_rss(ps)
+        by_process = _tree_rss(ps, cpu_by_pid)
         if sum(by_process.values()) > peak:  # what each process held at the peak, and when
             peak = sum(by_process.values())
             peak_at = {"at_s": round(time.perf_counter() - started, 1),
@@ -286,7 +289,9 @@ def timed_ingest(src: Path, data_dir: Path, heartbeat=None, *, env: dict[str, st
         raise SystemExit(f"ingest failed with {proc.returncode}")
     report = json.loads(report_file.read_text())
     report["peak_rss_by_process"] = peak_at
+    report["cpu_s_by_process"] = cpu_seconds(cpu_by_pid, box_before, psutil.cpu_times())
     print(f"peak RSS {peak / 2**20:,.0f} MB at {peak_at['at_s']} s: {peak_at['mb']}", flush=True)
+    print(f"CPU seconds: {report['cpu_s_by_process']}", flush=True)
     return wall, peak, report
 
 
@@ -307,6 +312,7 @@ def throughput(tokens: int, given: Path | None = None) -> None:
     best, sweep = fastest_settings(resolved, texts)
     finalists = with_pipeline_setting(best_per_layout(sweep), cfg)
     half_times: list[dict] = []
+    half_cpu: list[float] = []  # CPU seconds of this process while the fastest setting embedded each half
 
     def bound_half(half: list[str]) -> float:
         """Seconds to embed ``half`` (already length-sorted) at the fastest settings, after a warm-up:
@@ -318,15 +324,19 @@ def throughput(tokens: int, given: Path | None = None) -> None:
         is the sum over the slices, the whole half."""
         keys = [(pick["sessions"], pick["threads"], pick["batch_size"]) for pick in finalists]
         embedders = {key: BoundEmbedder(resolved, key[0], key[1]) for key in keys}
-        times = dict.fromkeys(keys, 0.0)
+        times, cpu = dict.fromkeys(keys, 0.0), dict.fromkeys(keys, 0.0)
         edges = [len(half) * i // BOUND_SLICES for i in range(BOUND_SLICES + 1)]
         for i in range(BOUND_SLICES):
             part = half[edges[i]:edges[i + 1]]
             for key in keys[i % len(keys):] + keys[:i % len(keys)]:
+                cpu_before = time.process_time()
                 times[key] += embedders[key].time(part, key[2])
+                cpu[key] += time.process_time() - cpu_before
         half_times.append({f"{k[0]}x{k[1]} batch {k[2]}": round(v, 1) for k, v in times.items()})
-        print(f"  bound half: {half_times[-1]}", flush=True)
-        return min(times.values())
+        fastest = min(keys, key=times.__getitem__)
+        half_cpu.append(cpu[fastest])
+        print(f"  bound half: {half_times[-1]} (the fastest used {cpu[fastest]:.1f} CPU seconds)", flush=True)
+        return times[fastest]
 
     # The bound is measured in two halves, every other text of the sorted list (the same lengths),
     # one before the pipeline and one after: a machine that speeds up or slows down during the run
@@ -340,6 +350,8 @@ def throughput(tokens: int, given: Path | None = None) -> None:
     bound_s = before_s + after_s
     print(f"bound, second half: {after_s:.0f}s; bound {bound_s:.0f}s, pipeline {wall:.0f}s", flush=True)
     corpus_tokens = report["tokens"]
+    # the actors' CPU seconds on the texts: the run's, less the one-file run's (their imports and model loads)
+    actors_cpu = round(actor_cpu_s(report) - actor_cpu_s(fixed_report), 1)
     bound_tps, pipeline_tps = corpus_tokens / bound_s, corpus_tokens / wall
     header_tokens = work["input_tokens"] - corpus_tokens - 2 * len(texts)  # what the model sees beyond the text
     record({"bench": "ingest_throughput_bound", "corpus": str(given) if given else f"debian-{tokens}",
@@ -362,7 +374,18 @@ def throughput(tokens: int, given: Path | None = None) -> None:
             "ratio_without_fixed_start": round(corpus_tokens / (wall - fixed_s) / bound_tps, 3),
             "after_last_batch_s": round(report["elapsed_s"] - report["pipeline_s"], 1),
             "pipeline_peak_rss_mb": round(peak / 2**20), "embed_cache_hits": report.get("cache_hits"),
+            # CPU seconds: the embedding actors' (less their start-up) against the bound's on the same
+            # texts (above 1: the actors did the same work slower, or the box ran slower meanwhile),
+            # and every process's
+            "bound_cpu_s": round(sum(half_cpu), 1), "pipeline_actors_cpu_s": actors_cpu,
+            "actors_cpu_over_bound_cpu": round(actors_cpu / sum(half_cpu), 3),
+            "pipeline_cpu_s_by_process": report["cpu_s_by_process"],
             "ratio_pipeline_over_bound": round(pipeline_tps / bound_tps, 3), "goal": ">= 0.85"})
+
+
+def actor_cpu_s(report: dict) -> float:
+    """CPU seconds of the embedding actors' processes in a :func:`timed_ingest` report."""
+    return sum(s for name, s in report["cpu_s_by_process"].items() if name.startswith(EMBED_ACTOR_TITLE))
 
 
 def one_small_file(src: Path, min_bytes: int = 2000) -> Path:
@@ -378,17 +401,46 @@ def one_small_file(src: Path, min_bytes: int = 2000) -> Path:
 
 
 # -- memory -------------------------------------------------------------------------------------
-def _tree_rss(proc: psutil.Process) -> dict[str, int]:
+def _tree_rss(proc: psutil.Process, cpu_by_pid: dict | None = None) -> dict[str, int]:
     """RSS of ``proc`` and every descendant (Ray's daemons and workers), by process title
-    (``ray::EmbedActor``, ``raylet``, …; the driver is ``driver``), same titles summed."""
+    (``ray::EmbedActor``, ``raylet``, …; the driver is ``driver``), same titles summed. With
+    ``cpu_by_pid``, each process's latest (title, user + system CPU seconds) is kept there too."""
     by_process: dict[str, int] = {}
     for p in [proc, *proc.children(recursive=True)]:
         try:
             name = "driver" if p.pid == proc.pid else (p.cmdline() or [p.name()])[0].split("/")[-1][:40]
             by_process[name] = by_process.get(name, 0) + p.memory_info().rss
+            if cpu_by_pid is not None:
+                times = p.cpu_times()
+                cpu_by_pid[p.pid] = (name, times.user + times.system)
         except psutil.Error:
             pass
     return by_process
+
+
+def cpu_seconds(cpu_by_pid: dict, box_before, box_after) -> dict[str, float]:
+    """CPU seconds by process title (the last sample of each process, so up to half a second of a
+    process that exits between samples is missed), and the whole box's ``busy``, ``idle`` and
+    ``steal`` seconds between ``box_before`` and ``box_after`` (``psutil.cpu_times()``): the
+    embedding actors' share tells a slow machine (more CPU seconds for the same texts) from a
+    starved pipeline (idle CPU) and from overhead (other processes' seconds).
+
+    >>> Box = __import__("collections").namedtuple("Box", "user system idle iowait steal")
+    >>> cpu_seconds({1: ("driver", 2.0), 2: ("ray::MapWorker(E", 5.0), 3: ("ray::MapWorker(E", 4.5)},
+    ...             Box(0, 0, 0, 0, 0), Box(10, 2, 1.5, 0.5, 0.0))
+    {'ray::MapWorker(E': 9.5, 'driver': 2.0, 'box_busy': 12.0, 'box_idle': 2.0, 'box_steal': 0.0}
+    """
+    by_name: dict[str, float] = {}
+    for name, seconds in cpu_by_pid.values():
+        by_name[name] = by_name.get(name, 0.0) + seconds
+    out = {name: round(s, 1) for name, s in sorted(by_name.items(), key=lambda kv: -kv[1])}
+    delta = {f: getattr(box_after, f) - getattr(box_before, f) for f in box_after._fields
+             if f not in ("guest", "guest_nice")}  # Linux counts guest time in user time already
+    idle = delta.get("idle", 0.0) + delta.get("iowait", 0.0)
+    steal = delta.get("steal", 0.0)
+    out.update(box_busy=round(sum(delta.values()) - idle - steal, 1), box_idle=round(idle, 1),
+               box_steal=round(steal, 1))
+    return out
 
 
 def resumable_ingest(tokens: int) -> dict:
