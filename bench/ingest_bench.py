@@ -9,7 +9,10 @@
         on ≥ 1.5M real tokens: the byte estimate is ~10% high). Also the fixed start-up (one small file
         ingested the same way) and the ratio without it. The bound is timed in two halves of the
         sorted texts (every other one), before and after the pipeline, so drift of the machine's
-        speed during the run does not favour either side.
+        speed during the run does not favour either side; its finalist settings take turns on
+        slices of each half, and the one whose halves sum least is the bound. Every process's CPU
+        seconds are sampled too: the embedding actors' against the bound's on the same texts, and
+        what the driver, the parse worker and Ray's own processes took beside them.
     python bench/ingest_bench.py throughput --corpus ../shared/data/scifact
         the same on another corpus: a folder of files, or a BEIR data set (``corpus.jsonl.gz``)
         written as one Markdown file a document, as ``strata eval retrieval`` ingests it
