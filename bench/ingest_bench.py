@@ -335,8 +335,9 @@ def throughput(tokens: int, given: Path | None = None) -> None:
                 cpu_before = time.process_time()
                 times[key] += embedders[key].time(part, key[2])
                 cpu[key] += time.process_time() - cpu_before
-        half_times.append({f"{k[0]}x{k[1]} batch {k[2]}": round(v, 1) for k, v in times.items()})
-        half_cpu.append({f"{k[0]}x{k[1]} batch {k[2]}": round(v, 1) for k, v in cpu.items()})
+        label = {key: f"{key[0]}x{key[1]} batch {key[2]}" for key in keys}
+        half_times.append({label[k]: round(v, 1) for k, v in times.items()})
+        half_cpu.append({label[k]: round(v, 1) for k, v in cpu.items()})
         print(f"  bound half: {half_times[-1]} (CPU seconds {half_cpu[-1]})", flush=True)
         return half_times[-1]
 
