@@ -16,6 +16,11 @@
     python bench/ingest_bench.py throughput --corpus ../shared/data/scifact
         the same on another corpus: a folder of files, or a BEIR data set (``corpus.jsonl.gz``)
         written as one Markdown file a document, as ``strata eval retrieval`` ingests it
+    python bench/ingest_bench.py order --tokens 400000 --rounds 5
+        one embedding actor's session (one thread, batch 1) on the pipeline's own work units, one
+        call a unit, its texts in document order, in length order within the unit (the actors'
+        order) and in length order over all texts (the bound's): CPU seconds of each, the orders
+        taking turns unit by unit
     python bench/ingest_bench.py scale --small 1000000 --large 10000000
         ≈10M tokens in one `strata ingest` with the defaults (resumable: rerun the same command
         after a kill and it goes on, counting every segment's time): wall time, tokens/s, peak RSS
@@ -261,6 +266,83 @@ def with_pipeline_setting(finalists: list[dict], cfg) -> list[dict]:
     if any(all(f[k] == own[k] for k in key) for f in finalists):
         return finalists
     return [*finalists, own]
+
+
+def unit_texts(src: Path, cfg, workers: int = 2) -> list[list[str]]:
+    """The texts each embedding-actor call gets on ``src`` with the CPU defaults, in the order the
+    actor assembles them: the files grouped into work units as the driver groups them
+    (:func:`pipelines.sources.units.work_units`), each unit's chunk inputs file by file, then its
+    section-summary inputs, each distinct text once (``EmbedDocuments.__call__``)."""
+    from pipelines.records import chunk_input, summary_input
+    from pipelines.sources.files import SourceFile, discover
+    from pipelines.sources.units import BYTES_PER_TOKEN, work_units
+    from pipelines.stages.embed import CPU_UNIT_TOKENS
+    from pipelines.stages.parse_chunk import chunking_setup, process_file
+
+    tokenizer, chunking = chunking_setup(cfg.models.model_dump_json(), cfg.chunking.model_dump_json())
+    items = [{"doc_id": e.doc_id, "source": "bench", "path": e.path, "relpath": e.relpath, "size": e.size,
+              "mtime_ns": e.mtime_ns, "known_hash": ""}
+             for e in discover(src, include=cfg.ingest.include, exclude=cfg.ingest.exclude,
+                               max_bytes=cfg.ingest.max_file_bytes, source="bench") if isinstance(e, SourceFile)]
+    units = []
+    for unit in work_units(items, unit_bytes=(cfg.ingest.unit_tokens or CPU_UNIT_TOKENS) * BYTES_PER_TOKEN,
+                           workers=workers):
+        rows = [process_file(item, tokenizer=tokenizer, config=chunking, max_file_bytes=cfg.ingest.max_file_bytes)
+                for item in unit]
+        texts = dict.fromkeys([chunk_input(c) for r in rows for c in r["chunks"]]
+                              + [summary_input(s) for r in rows for s in r["sections"]])
+        units.append(list(texts))
+    return units
+
+
+def order(tokens: int, given: Path | None, rounds: int) -> None:
+    """One embedding actor's session (one thread, batch 1) on the pipeline's own work units, one call
+    a unit, its texts in document order (the actors before 2026-11-28) and in character-length order
+    within the unit (the actors since); the bound's order (token length over all texts) is the third
+    column, on the same texts. The box's speed drifts by 5-15% within minutes, so the orders take
+    turns unit by unit (which goes first alternating), ``rounds`` times over the corpus, and each is
+    charged the process CPU seconds of its own calls."""
+    from cluster.config import EmbedderConfig, load_config
+    from cluster.models.embedder import Embedder
+    from cluster.models.registry import resolve_embedder
+
+    src = given_corpus(given) if given else corpus(tokens)
+    cfg = load_config()
+    units = unit_texts(src, cfg)
+    embedder = Embedder.load(resolve_embedder(cfg.models), EmbedderConfig(threads=1, batch_size=1))
+    model = embedder._model
+    flat = [t for unit in units for t in unit]
+    lengths = dict(zip(flat, embedder._counter(flat)))  # the model's own token counts, unpadded
+    bound_order = sorted(flat, key=lengths.__getitem__)
+    # The bound's order cut into calls of the units' sizes, so each takes its turn beside a unit.
+    sizes = [len(u) for u in units]
+    cuts = np.cumsum([0] + sizes)
+    orders = {"document order in each unit": units,
+              "character-length order in each unit": [sorted(u, key=len) for u in units],
+              "token-length order over all texts": [bound_order[a:b] for a, b in zip(cuts[:-1], cuts[1:])]}
+    list(model.embed(["warm up " * 60] * 4, batch_size=1))
+    cpu = {name: 0.0 for name in orders}
+    per_round: dict[str, list[float]] = {name: [] for name in orders}
+    turn = 0
+    for round_ in range(rounds):
+        before = dict(cpu)
+        for i in range(len(units)):
+            names = list(orders)
+            names = names[turn % len(names):] + names[:turn % len(names)]
+            turn += 1
+            for name in names:
+                c0 = time.process_time()
+                for _ in model.embed(orders[name][i], batch_size=1):
+                    pass
+                cpu[name] += time.process_time() - c0
+        per_round_now = {name: round(cpu[name] - before[name], 2) for name in orders}
+        for name, value in per_round_now.items():
+            per_round[name].append(value)
+        print(f"round {round_}: " + ", ".join(f"{n}: {v} CPU-s" for n, v in per_round_now.items()), flush=True)
+    base = cpu["document order in each unit"]
+    record({"bench": "ingest_embed_order", "corpus": src.name, "units": len(units), "texts": len(flat),
+            "input_tokens": sum(lengths.values()), "rounds": rounds, "cpu_s_per_round": per_round,
+            "cpu_over_document_order": {name: round(v / base, 3) for name, v in cpu.items()}})
 
 
 def timed_ingest(src: Path, data_dir: Path, heartbeat=None, *, env: dict[str, str] | None = None,
@@ -586,6 +668,10 @@ def main() -> None:
                    help="this many (estimated) tokens of the Debian corpus (default: ~1.53M, above the 1.5M the goal names)")
     p.add_argument("--corpus", type=Path, default=None,
                    help="instead, this folder of files or BEIR data set (e.g. ../shared/data/scifact)")
+    p = sub.add_parser("order")
+    p.add_argument("--tokens", type=int, default=400_000, help="this many (estimated) tokens of the Debian corpus")
+    p.add_argument("--corpus", type=Path, default=None, help="instead, this folder of files or BEIR data set")
+    p.add_argument("--rounds", type=int, default=5, help="turns each order takes")
     p = sub.add_parser("scale")
     p.add_argument("--small", type=int, default=1_000_000)
     p.add_argument("--large", type=int, default=10_000_000)
@@ -598,6 +684,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.cmd == "throughput":
         throughput(args.tokens, args.corpus)
+    elif args.cmd == "order":
+        order(args.tokens, args.corpus, args.rounds)
     elif args.cmd == "scale":
         scale(args.small, args.large, serve=not args.no_serve)
     else:
