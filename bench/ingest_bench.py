@@ -18,9 +18,9 @@
         written as one Markdown file a document, as ``strata eval retrieval`` ingests it
     python bench/ingest_bench.py order --tokens 400000 --rounds 5
         one embedding actor's session (one thread, batch 1) on the pipeline's own work units, one
-        call a unit, its texts in document order, in length order within the unit (the actors'
-        order) and in length order over all texts (the bound's): CPU seconds of each, the orders
-        taking turns unit by unit
+        call a unit, its texts in document order (the actors' order), in length order within the
+        unit (tried and reverted: no gain) and in length order over all texts (the bound's): CPU
+        seconds of each, the orders taking turns unit by unit
     python bench/ingest_bench.py scale --small 1000000 --large 10000000
         ≈10M tokens in one `strata ingest` with the defaults (resumable: rerun the same command
         after a kill and it goes on, counting every segment's time): wall time, tokens/s, peak RSS
@@ -103,13 +103,23 @@ def record(result: dict) -> None:
 
 
 # -- throughput ---------------------------------------------------------------------------------
+def source_items(src: Path, cfg) -> list[dict]:
+    """The file descriptions the driver sends the parse tasks for ``src`` (a fresh index: no known
+    hashes), as :func:`pipelines.stages.parse_chunk.process_file` takes them."""
+    from pipelines.sources.files import SourceFile, discover
+
+    return [{"doc_id": e.doc_id, "source": "bench", "path": e.path, "relpath": e.relpath, "size": e.size,
+             "mtime_ns": e.mtime_ns, "known_hash": ""}
+            for e in discover(src, include=cfg.ingest.include, exclude=cfg.ingest.exclude,
+                              max_bytes=cfg.ingest.max_file_bytes, source="bench") if isinstance(e, SourceFile)]
+
+
 def pipeline_texts(src: Path, cfg) -> dict:
     """Parse and chunk ``src`` in this process exactly as the pipeline's tasks do, and return the
     texts its embed actors embed (chunk inputs and section-summary inputs, identical texts once)
     with the token accounting: content tokens, header tokens, overlap tokens, summaries."""
     from pipelines.chunk import ChunkingConfig
     from pipelines.records import chunk_input, summary_input
-    from pipelines.sources.files import SourceFile, discover
     from pipelines.stages.parse_chunk import _max_model_tokens, _tokenizer, process_file
 
     models_json = cfg.models.model_dump_json()
@@ -120,13 +130,8 @@ def pipeline_texts(src: Path, cfg) -> dict:
     chunk_texts = summary_texts = summaries_free = chunk_tokens = files = 0
     chunk_inputs: set[str] = set()
     started = time.perf_counter()
-    for entry in discover(src, include=cfg.ingest.include, exclude=cfg.ingest.exclude,
-                          max_bytes=cfg.ingest.max_file_bytes, source="bench"):
-        if not isinstance(entry, SourceFile):
-            continue
-        row = process_file({"doc_id": entry.doc_id, "source": "bench", "path": entry.path, "relpath": entry.relpath,
-                            "size": entry.size, "mtime_ns": entry.mtime_ns, "known_hash": ""},
-                           tokenizer=tokenizer, config=chunking, max_file_bytes=cfg.ingest.max_file_bytes)
+    for item in source_items(src, cfg):
+        row = process_file(item, tokenizer=tokenizer, config=chunking, max_file_bytes=cfg.ingest.max_file_bytes)
         files += 1
         for c in row["chunks"]:
             text = chunk_input(c)
@@ -274,18 +279,13 @@ def unit_texts(src: Path, cfg, workers: int = 2) -> list[list[str]]:
     (:func:`pipelines.sources.units.work_units`), each unit's chunk inputs file by file, then its
     section-summary inputs, each distinct text once (``EmbedDocuments.__call__``)."""
     from pipelines.records import chunk_input, summary_input
-    from pipelines.sources.files import SourceFile, discover
     from pipelines.sources.units import BYTES_PER_TOKEN, work_units
     from pipelines.stages.embed import CPU_UNIT_TOKENS
     from pipelines.stages.parse_chunk import chunking_setup, process_file
 
     tokenizer, chunking = chunking_setup(cfg.models.model_dump_json(), cfg.chunking.model_dump_json())
-    items = [{"doc_id": e.doc_id, "source": "bench", "path": e.path, "relpath": e.relpath, "size": e.size,
-              "mtime_ns": e.mtime_ns, "known_hash": ""}
-             for e in discover(src, include=cfg.ingest.include, exclude=cfg.ingest.exclude,
-                               max_bytes=cfg.ingest.max_file_bytes, source="bench") if isinstance(e, SourceFile)]
     units = []
-    for unit in work_units(items, unit_bytes=(cfg.ingest.unit_tokens or CPU_UNIT_TOKENS) * BYTES_PER_TOKEN,
+    for unit in work_units(source_items(src, cfg), unit_bytes=(cfg.ingest.unit_tokens or CPU_UNIT_TOKENS) * BYTES_PER_TOKEN,
                            workers=workers):
         rows = [process_file(item, tokenizer=tokenizer, config=chunking, max_file_bytes=cfg.ingest.max_file_bytes)
                 for item in unit]
@@ -297,8 +297,8 @@ def unit_texts(src: Path, cfg, workers: int = 2) -> list[list[str]]:
 
 def order(tokens: int, given: Path | None, rounds: int) -> None:
     """One embedding actor's session (one thread, batch 1) on the pipeline's own work units, one call
-    a unit, its texts in document order (the actors before 2026-11-28) and in character-length order
-    within the unit (the actors since); the bound's order (token length over all texts) is the third
+    a unit, its texts in document order (the actors' order) and in character-length order within
+    the unit (tried on 2026-11-28 and reverted: no gain); the bound's order (token length over all texts) is the third
     column, on the same texts. The box's speed drifts by 5-15% within minutes, so the orders take
     turns unit by unit (which goes first alternating), ``rounds`` times over the corpus, and each is
     charged the process CPU seconds of its own calls."""
