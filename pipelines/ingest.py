@@ -33,6 +33,7 @@ from pipelines.sources.files import SkippedFile, SourceFile, discover
 from pipelines.sources.units import BYTES_PER_TOKEN, work_units
 from pipelines.stages.embed import EmbedDocuments, EmbedPool, plan_embed_pool
 from pipelines.stages.parse_chunk import chunking_config, parse_chunk_batch
+from pipelines.stages.run_ahead import limit_run_ahead, run_ahead_units
 
 
 def open_index_for_write(cfg: StrataConfig, tenant: str = DEFAULT_TENANT, *, new_bm25_shards: int = 1):
@@ -166,6 +167,8 @@ def _run_pipeline(cfg: StrataConfig, pool: EmbedPool, eligible: list[dict[str, f
     ctx.enable_progress_bars = False
     ctx.verbose_progress = False
     parse_tasks = _parse_tasks(ingest, eligible)
+    # Parsed units wait in the object store until an actor embeds them: hold parsing a few units ahead.
+    limit_run_ahead(ctx, parse_chunk_batch.__name__, run_ahead_units(pool.actors, parse_tasks))
     # The workers may be other machines: they get the settings as JSON, model paths resolved here.
     shipped = absolute_paths(cfg)
     models_json = shipped.models.model_dump_json()
