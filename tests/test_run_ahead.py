@@ -2,51 +2,16 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
 import sys
-import time
 from pathlib import Path
 
-import pyarrow as pa
 import pytest
-import ray.cloudpickle
 
-from pipelines.stages.run_ahead import LIMITS_KEY, limit_run_ahead, run_ahead_units
+from pipelines.stages.run_ahead import run_ahead_units
 
-BLOCKS = 30
-# Ray's workers cannot import this test module: its stage functions travel by value.
-ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
-
-
-def produce(batch: pa.Table, out: str) -> pa.Table:
-    """The fast stage (stands in for parsing): marks each block as started."""
-    Path(out, f"produced-{batch.column('i')[0].as_py()}").touch()
-    return batch
-
-
-class Consume:
-    """The slow stage (stands in for an embedding actor, its model load included): how far the fast
-    one is ahead at each call."""
-
-    def __init__(self, out: str):
-        self.out, self.finished = Path(out), 0
-        time.sleep(3)
-
-    def __call__(self, batch: pa.Table) -> pa.Table:
-        ahead = len(list(self.out.glob("produced-*"))) - self.finished
-        time.sleep(0.1)
-        self.finished += 1
-        return pa.table({"call": [self.finished - 1], "ahead": [ahead]})
-
-
-def _ahead_by_call(ray, out: Path) -> list[int]:
-    ds = ray.data.from_items([{"i": i} for i in range(BLOCKS)], override_num_blocks=BLOCKS)
-    ds = ds.map_batches(produce, batch_format="pyarrow", batch_size=None, fn_kwargs={"out": str(out)},
-                        compute=ray.data.TaskPoolStrategy(size=1), num_cpus=0.25)
-    ds = ds.map_batches(Consume, batch_format="pyarrow", batch_size=None, fn_constructor_kwargs={"out": str(out)},
-                        compute=ray.data.ActorPoolStrategy(size=1), num_cpus=1)
-    rows = sorted(ds.take_all(), key=lambda row: row["call"])
-    assert [row["call"] for row in rows] == list(range(BLOCKS)) and len(list(out.glob("produced-*"))) == BLOCKS
-    return [row["ahead"] for row in rows]
+SCRIPT = Path(__file__).resolve().parent / "run_ahead_scenario.py"
 
 
 def _within(ahead: list[int], limit: int) -> bool:
@@ -56,22 +21,14 @@ def _within(ahead: list[int], limit: int) -> bool:
     return all(a <= max(limit, ahead[0] - call) for call, a in enumerate(ahead))
 
 
-def test_a_limited_stage_stays_within_its_units_of_the_next(ray_session, tmp_path):
-    ray = ray_session
-    ctx = ray.data.DataContext.get_current()
+def test_a_limited_stage_stays_within_its_units_of_the_next(tmp_path):
     limit = run_ahead_units(actors=1, parse_tasks=1)
     assert limit == 4
-    try:
-        unlimited = tmp_path / "unlimited"
-        unlimited.mkdir()
-        ctx.remove_config(LIMITS_KEY)
-        free = _ahead_by_call(ray, unlimited)
-        limited = tmp_path / "limited"
-        limited.mkdir()
-        limit_run_ahead(ctx, produce.__name__, limit)
-        held = _ahead_by_call(ray, limited)
-    finally:
-        ctx.remove_config(LIMITS_KEY)
+    proc = subprocess.run([sys.executable, str(SCRIPT), str(tmp_path), str(limit)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    free, held = result["unlimited"], result["limited"]
     # Unlimited, the fast stage keeps going while the slow one works: all its blocks were made early.
     assert not _within(free, limit) and max(free) > 2 * limit, free
     # Limited: once the slow stage runs, the fast one waits until it is within the limit, and stays there.
