@@ -118,14 +118,10 @@ def pipeline_texts(src: Path, cfg) -> dict:
     """Parse and chunk ``src`` in this process exactly as the pipeline's tasks do, and return the
     texts its embed actors embed (chunk inputs and section-summary inputs, identical texts once)
     with the token accounting: content tokens, header tokens, overlap tokens, summaries."""
-    from pipelines.chunk import ChunkingConfig
     from pipelines.records import chunk_input, summary_input
-    from pipelines.stages.parse_chunk import _max_model_tokens, _tokenizer, process_file
+    from pipelines.stages.parse_chunk import chunking_setup, process_file
 
-    models_json = cfg.models.model_dump_json()
-    tokenizer = _tokenizer(models_json)
-    chunking = ChunkingConfig(chunk_tokens=cfg.chunking.chunk_tokens, overlap_tokens=cfg.chunking.overlap_tokens,
-                              max_model_tokens=_max_model_tokens(models_json), header_tokens=cfg.chunking.header_tokens)
+    tokenizer, chunking = chunking_setup(cfg.models.model_dump_json(), cfg.chunking.model_dump_json())
     unique: dict[str, None] = {}
     chunk_texts = summary_texts = summaries_free = chunk_tokens = files = 0
     chunk_inputs: set[str] = set()
