@@ -356,7 +356,7 @@ def timed_ingest(src: Path, data_dir: Path, heartbeat=None, *, env: dict[str, st
     peak_at: dict = {"at_s": None, "mb": {}}
     box_before, cpu_by_pid = psutil.cpu_times(), {}
     while proc.poll() is None:
-        by_process = _tree_rss(ps, cpu_by_pid)
+        by_process = tree_rss(ps, cpu_by_pid)
         if sum(by_process.values()) > peak:  # what each process held at the peak, and when
             peak = sum(by_process.values())
             peak_at = {"at_s": round(time.perf_counter() - started, 1),
@@ -470,6 +470,9 @@ def throughput(tokens: int, given: Path | None = None) -> None:
             # and every process's
             "bound_cpu_s": round(bound_cpu, 1), "pipeline_actors_cpu_s": actors_cpu,
             "actors_cpu_over_bound_cpu": round(actors_cpu / bound_cpu, 3),
+            # the actors' share of all the CPU the box spent meanwhile (the rest went to the start-up,
+            # parsing, writing and Ray's own processes: bench/ray_overhead_bench.py)
+            "actors_share_of_box_cpu": round(actor_cpu_s(report) / report["cpu_s_by_process"]["box_busy"], 3),
             "pipeline_cpu_s_by_process": report["cpu_s_by_process"],
             "ratio_pipeline_over_bound": round(pipeline_tps / bound_tps, 3),
             "ratio_against_faster_setting_each_half": round(mixed_s / wall, 3), "goal": ">= 0.85"})
@@ -493,14 +496,14 @@ def one_small_file(src: Path, min_bytes: int = 2000) -> Path:
 
 
 # -- memory -------------------------------------------------------------------------------------
-def _tree_rss(proc: psutil.Process, cpu_by_pid: dict | None = None) -> dict[str, int]:
+def tree_rss(proc: psutil.Process, cpu_by_pid: dict | None = None) -> dict[str, int]:
     """RSS of ``proc`` and every descendant (Ray's daemons and workers), by process title
     (``ray::EmbedActor``, ``raylet``, …; the driver is ``driver``), same titles summed. With
     ``cpu_by_pid``, each process's latest (title, user + system CPU seconds) is kept there too."""
     by_process: dict[str, int] = {}
     for p in [proc, *proc.children(recursive=True)]:
         try:
-            name = "driver" if p.pid == proc.pid else (p.cmdline() or [p.name()])[0].split("/")[-1][:40]
+            name = "driver" if p.pid == proc.pid else process_title(p.cmdline() or [p.name()])
             by_process[name] = by_process.get(name, 0) + p.memory_info().rss
             if cpu_by_pid is not None:
                 times = p.cpu_times()
@@ -508,6 +511,21 @@ def _tree_rss(proc: psutil.Process, cpu_by_pid: dict | None = None) -> dict[str,
         except psutil.Error:
             pass
     return by_process
+
+
+def process_title(cmdline: list[str]) -> str:
+    """A process's name in the CPU and RSS tables: its title (Ray's workers set ``ray::…``), or for
+    Ray's Python daemons the script they run.
+
+    >>> process_title(["/v/bin/python", "-u", "/v/ray/_private/log_monitor.py", "--session-dir=x"])
+    'log_monitor.py'
+    >>> process_title(["ray::MapWorker(MapBatches(EmbedDocuments))"]), process_title(["/v/ray/core/src/ray/raylet/raylet", "--x"])
+    ('ray::MapWorker(MapBatches(EmbedDocuments', 'raylet')
+    """
+    name = cmdline[0].split("/")[-1]
+    if name.startswith("python"):
+        name = next((arg.split("/")[-1] for arg in cmdline[1:] if arg.endswith(".py")), name)
+    return name[:40]
 
 
 def cpu_seconds(cpu_by_pid: dict, box_before, box_after) -> dict[str, float]:
