@@ -32,7 +32,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
-from ingest_bench import RESULTS, tree_rss  # noqa: E402
+from ingest_bench import RESULTS, cpu_seconds, tree_rss  # noqa: E402
 
 
 def sleeping_parse(batch: pa.Table, *, seconds: float) -> pa.Table:
@@ -114,8 +114,7 @@ def run(units: int, embed_s: float, parse_s: float) -> dict:
         raise SystemExit(f"--units {units} leaves no steady window for {pool.actors} actors")
     spent = window_cpu(before, after)
     overhead = sum(spent.values())
-    box_busy = (sum(getattr(box_after, f) for f in ("user", "nice", "system", "irq", "softirq"))
-                - sum(getattr(box_before, f) for f in ("user", "nice", "system", "irq", "softirq")))
+    box_busy = cpu_seconds({}, box_before, box_after)["box_busy"]
     return {"bench": "ray_overhead", "cpus": cpus, "embed_actors": pool.actors, "parse_tasks": parse_tasks,
             "units": units, "embed_s_per_unit": embed_s, "parse_s_per_unit": parse_s,
             "first_output_s": round(first_s, 1), "window_s": round(window_s, 1),
