@@ -120,9 +120,10 @@ def run(args: list[str] | None = None) -> NoReturn:
         if thread is not threading.current_thread() and not thread.daemon:
             thread.join()
     atexit._run_exitfuncs()  # what interpreter exit runs first; errors are printed, not raised
-    for stream in {id(s): s for s in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__) if s}.values():
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):  # flushing twice is harmless
         try:
-            stream.flush()
+            if stream is not None:
+                stream.flush()
         except (OSError, ValueError):  # closed, or a broken pipe (`strata stats | head`)
             pass
     os._exit(status)

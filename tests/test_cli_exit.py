@@ -1,5 +1,5 @@
 """The ``strata`` executable (``cli.main.run``) ends with ``os._exit`` once a command returns: what a
-command printed still arrives whole, its log file is complete, and the exit status is the command's."""
+command printed still arrives whole, the exit handlers still run, and the exit status is the command's."""
 
 from __future__ import annotations
 
