@@ -425,6 +425,16 @@ class ServeConfig(BaseModel):
     max_upload_bytes: int = Field(100_000_000, ge=1024, description="largest POST /v1/documents body (all files); "
                                                                      "each file is also capped by ingest.max_file_bytes")
     max_upload_files: int = Field(100, ge=1, description="files per POST /v1/documents")
+    body_timeout_s: float = Field(10.0, gt=0, description="time a /v1 request body (uploads: each of its chunks) "
+                                                          "may take to arrive once the request reached the ingress; "
+                                                          "408 beyond, and the ingress slot is freed")
+    upload_timeout_s: float = Field(600.0, gt=0, description="time a whole POST /v1/documents body may take (408 "
+                                                             "beyond); each chunk must still arrive within "
+                                                             "body_timeout_s of the one before")
+    max_in_flight_per_key: int = Field(16, ge=1, description="requests one API key may have in flight in one "
+                                                             "ingress replica (429 beyond): a key holding slow "
+                                                             "requests cannot take the replica's "
+                                                             "max_ongoing_requests slots from other tenants")
 
 
 class RayConfig(BaseModel):

@@ -12,8 +12,17 @@ For a request under ``/v1/``, in this order:
    ``serve.rate_limit_per_s``; 0 = unlimited), bursts of ``max(1, 2 × rate)`` — else **429** with
    ``Retry-After`` (whole seconds, ≥ 1).
 3. **Answers in flight** per key on ``/v1/answer`` (``answer.max_concurrent_per_key``) → **429**.
-4. **Body size**: ``serve.max_body_bytes`` (``serve.max_upload_bytes`` for ``POST /v1/documents``) →
+4. **Requests in flight** per key (``serve.max_in_flight_per_key``) → **429**: requests that hold
+   their ingress slot (a slow body, a long answer) cannot take all of ``serve.max_ongoing_requests``.
+5. **Body size**: ``serve.max_body_bytes`` (``serve.max_upload_bytes`` for ``POST /v1/documents``) →
    **413**, from ``Content-Length`` at once, and counted while the body streams in (chunked bodies).
+6. **Body time**: the whole body within ``serve.body_timeout_s`` of the request reaching the ingress
+   (uploads: within ``serve.upload_timeout_s``, no chunk more than ``serve.body_timeout_s`` after the
+   one before) → **408**, and the slot is freed. A body that declares 50 bytes and sends 10 holds a
+   slot for seconds, not forever.
+
+Two ``Authorization`` headers → **400** (a front proxy that checks one of them must not be bypassed by
+the other).
 
 ``/healthz``, ``/readyz`` and the OpenAPI pages stay open. Buckets and in-flight counts live in
 each ingress replica: with ``serve.ingress_replicas = n`` a key's effective rate is up to n × its rate.
@@ -27,6 +36,7 @@ each ingress replica: with ``serve.ingress_replicas = n`` a key's effective rate
 
 from __future__ import annotations
 
+import asyncio
 import math
 import re
 import time
@@ -90,6 +100,13 @@ class BodyTooLarge(HTTPException):
         super().__init__(413, f"request body larger than {limit} bytes ({setting})")
 
 
+class BodyTimeout(HTTPException):
+    """A request body that did not arrive in time (HTTP 408), raised while the body streams in."""
+
+    def __init__(self, seconds: float, setting: str) -> None:
+        super().__init__(408, f"the request body did not arrive within {seconds:g} s ({setting})")
+
+
 class Refused(Exception):
     """A request refused before it reaches a route (status, message, headers)."""
 
@@ -106,6 +123,7 @@ class Guard:
         self.keys = KeyStore(cfg.storage.data_dir)
         self.buckets: dict[str, TokenBucket] = {}
         self.answers: dict[str, int] = {}
+        self.in_flight: dict[str, int] = {}
 
     def auth_on(self) -> bool:
         return self.cfg.serve.auth == "required" or self.keys.has_keys()
@@ -146,11 +164,25 @@ class Guard:
         self.answers[key.id] = self.answers.get(key.id, 0) + 1
 
     def end_answer(self, key: KeyInfo) -> None:
-        n = self.answers.get(key.id, 0) - 1
-        if n > 0:
-            self.answers[key.id] = n
-        else:
-            self.answers.pop(key.id, None)
+        _release(self.answers, key.id)
+
+    def start_request(self, key: KeyInfo) -> None:
+        limit = self.cfg.serve.max_in_flight_per_key
+        if self.in_flight.get(key.id, 0) >= limit:
+            raise Refused(429, f"{limit} requests already in flight for this API key (serve.max_in_flight_per_key); "
+                               "retry later", {"Retry-After": "1"})
+        self.in_flight[key.id] = self.in_flight.get(key.id, 0) + 1
+
+    def end_request(self, key: KeyInfo) -> None:
+        _release(self.in_flight, key.id)
+
+
+def _release(counts: dict[str, int], key_id: str) -> None:
+    n = counts.get(key_id, 0) - 1
+    if n > 0:
+        counts[key_id] = n
+    else:
+        counts.pop(key_id, None)
 
 
 def guard_of(app: Any) -> Guard | None:
@@ -201,15 +233,18 @@ class SecurityMiddleware:
             await error_response(503, "not ready: the query service is starting")(scope, receive, send)
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        upload = method == "POST" and path.rstrip("/") == UPLOAD_PATH
         key: KeyInfo | None = None
+        request_slot = answer_slot = False
         try:
             if guard.auth_on():
+                if sum(1 for k, _ in scope["headers"] if k.lower() == b"authorization") > 1:
+                    raise Refused(400, "send one Authorization header, not several")
                 key = guard.authenticate(headers.get("authorization"), needed)
                 guard.admit(key)
                 state = scope.setdefault("state", {})
                 state["tenant"], state["key_id"] = key.tenant, key.id
-            limit, setting = ((guard.cfg.serve.max_upload_bytes, "serve.max_upload_bytes")
-                              if method == "POST" and path.rstrip("/") == UPLOAD_PATH
+            limit, setting = ((guard.cfg.serve.max_upload_bytes, "serve.max_upload_bytes") if upload
                               else (guard.cfg.serve.max_body_bytes, "serve.max_body_bytes"))
             length = headers.get("content-length")
             if length is not None:
@@ -218,10 +253,15 @@ class SecurityMiddleware:
                 if int(length) > limit:
                     raise Refused(413, f"request body of {int(length)} bytes is over the limit of {limit} bytes "
                                        f"({setting})")
-            answer_slot = key is not None and method == "POST" and path.rstrip("/") == "/v1/answer"
-            if answer_slot:
-                guard.start_answer(key)
+            if key is not None:
+                guard.start_request(key)
+                request_slot = True
+                if method == "POST" and path.rstrip("/") == "/v1/answer":
+                    guard.start_answer(key)
+                    answer_slot = True
         except Refused as exc:
+            if request_slot:
+                guard.end_request(key)
             await error_response(exc.status, exc.message, exc.headers)(scope, receive, send)
             return
         except KeyStoreError as exc:
@@ -230,14 +270,32 @@ class SecurityMiddleware:
 
         received = 0
         started = False
+        body_done = False
+        serve_cfg = guard.cfg.serve
+        chunk_s = serve_cfg.body_timeout_s
+        total_s, total_setting = ((serve_cfg.upload_timeout_s, "serve.upload_timeout_s") if upload
+                                  else (serve_cfg.body_timeout_s, "serve.body_timeout_s"))
+        deadline = time.monotonic() + total_s
 
-        async def counted_receive():
-            nonlocal received
-            message = await receive()
+        async def timed_receive():
+            """The next body message, within the chunk and whole-body deadlines (408 beyond)."""
+            nonlocal received, body_done
+            if body_done:  # after the body: the server's disconnect notice, waited for as long as it takes
+                return await receive()
+            left = deadline - time.monotonic()
+            by_chunk = chunk_s < left
+            try:
+                message = await asyncio.wait_for(receive(), timeout=chunk_s if by_chunk else max(left, 0.0))
+            except asyncio.TimeoutError:
+                raise (BodyTimeout(chunk_s, "serve.body_timeout_s") if by_chunk
+                       else BodyTimeout(total_s, total_setting)) from None
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > limit:
                     raise BodyTooLarge(limit, setting)
+                body_done = not message.get("more_body", False)
+            else:
+                body_done = True
             return message
 
         async def tracked_send(message):
@@ -247,19 +305,29 @@ class SecurityMiddleware:
             await send(message)
 
         try:
-            await self.app(scope, counted_receive, tracked_send)
-        except BodyTooLarge as exc:  # raised outside a route's error handling (normally the route answers it)
+            await self.app(scope, timed_receive, tracked_send)
+        except (BodyTooLarge, BodyTimeout) as exc:  # raised outside a route's error handling (normally the route answers it)
             if started:
                 raise
-            await error_response(413, exc.detail)(scope, receive, send)
+            await error_response(exc.status_code, exc.detail, _CLOSE)(scope, receive, send)
         finally:
             if answer_slot:
                 guard.end_answer(key)
+            if request_slot:
+                guard.end_request(key)
+
+
+_CLOSE = {"Connection": "close"}
 
 
 def install_security(app: FastAPI) -> None:
-    """Add :class:`SecurityMiddleware` and the 413 handler for bodies that grow too large while read."""
+    """Add :class:`SecurityMiddleware` and the 413/408 handlers for bodies that grow too large or too slow
+    while read."""
     app.add_middleware(SecurityMiddleware)
+
+    @app.exception_handler(BodyTimeout)
+    async def _too_slow(_: Request, exc: BodyTimeout) -> JSONResponse:
+        return error_response(408, exc.detail, _CLOSE)
 
     @app.exception_handler(BodyTooLarge)
     async def _too_large(_: Request, exc: BodyTooLarge) -> JSONResponse:

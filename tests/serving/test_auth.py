@@ -195,3 +195,84 @@ def test_serve_refuses_a_public_host_without_keys(tmp_path):
     result = _cli(tmp_path, "serve", "--host", "0.0.0.0")
     assert result.exit_code == 1 and "refusing to serve on 0.0.0.0 without authentication" in result.output
     assert "--insecure" in result.output
+
+
+def _asgi_post(app, path: str, headers: list[tuple[bytes, bytes]], first: bytes, declared: int):
+    """Drive the ASGI app with a body that declares ``declared`` bytes, sends ``first`` and then nothing
+    (a slow or stalled client); returns a coroutine giving (status, JSON body)."""
+    import asyncio
+
+    async def call():
+        sent: list[dict] = []
+        queue: asyncio.Queue = asyncio.Queue()
+        queue.put_nowait({"type": "http.request", "body": first, "more_body": True})
+        scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
+                 "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
+                 "headers": [(b"content-type", b"application/json"),
+                             (b"content-length", str(declared).encode()), *headers],
+                 "client": ("127.0.0.1", 5555), "server": ("127.0.0.1", 8000), "app": app}
+
+        async def send(message):
+            sent.append(message)
+
+        await app(scope, queue.get, send)
+        status = next(m["status"] for m in sent if m["type"] == "http.response.start")
+        body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+        return status, json.loads(body)
+
+    return call()
+
+
+def test_slow_body_gets_408_within_body_timeout_s(encoder_service, tmp_path):
+    """A body that declares 50 bytes and sends 10 must not hold its ingress slot: 408 after
+    serve.body_timeout_s, in the API's error shape, and the key's in-flight slot is given back."""
+    import asyncio
+    import time
+
+    key = _key(tmp_path, scope="search", rate=1000)
+    client = _client(encoder_service, tmp_path, body_timeout_s=0.5)
+    auth = [(b"authorization", f"Bearer {key['key']}".encode())]
+    started = time.monotonic()
+    status, body = asyncio.run(_asgi_post(client.app, "/v1/search", auth, b'{"query": ', 50))
+    elapsed = time.monotonic() - started
+    assert status == 408 and "serve.body_timeout_s" in body["error"] and set(body) == {"error", "detail"}, body
+    assert 0.4 < elapsed < 5, elapsed
+    assert client.app.state.guard.in_flight == {}
+
+
+def test_one_key_cannot_hold_more_than_its_in_flight_share(encoder_service, tmp_path):
+    """With max_in_flight_per_key = 2, a third concurrent request of the same key is refused at once (429),
+    while another key is still admitted; the stalled ones end with 408."""
+    import asyncio
+
+    slow, other = _key(tmp_path, scope="search", rate=1000), _key(tmp_path, scope="search", rate=1000)
+    client = _client(encoder_service, tmp_path, body_timeout_s=1.0, max_in_flight_per_key=2)
+    app = client.app
+
+    def auth(k):
+        return [(b"authorization", f"Bearer {k['key']}".encode())]
+
+    async def scenario():
+        held = [asyncio.ensure_future(_asgi_post(app, "/v1/search", auth(slow), b"{", 50)) for _ in range(2)]
+        await asyncio.sleep(0.2)
+        third = await asyncio.wait_for(_asgi_post(app, "/v1/search", auth(slow), b"{", 50), timeout=0.5)
+        fourth = asyncio.ensure_future(_asgi_post(app, "/v1/search", auth(other), b"{", 50))
+        await asyncio.sleep(0.2)
+        other_admitted = not fourth.done()  # it waits for its body like any admitted request
+        return third, await asyncio.gather(*held, fourth), other_admitted
+
+    third, ends, other_admitted = asyncio.run(scenario())
+    assert third[0] == 429 and "serve.max_in_flight_per_key" in third[1]["error"], third
+    assert other_admitted and [status for status, _ in ends] == [408, 408, 408]
+    assert app.state.guard.in_flight == {}
+
+
+def test_two_authorization_headers_are_refused(encoder_service, tmp_path):
+    good, bad = _key(tmp_path, scope="search"), "sk_strata_nope_nope"
+    client = _client(encoder_service, tmp_path)
+    for pair in ([good["key"], bad], [bad, good["key"]]):
+        reply = client.post("/v1/search", json=SEARCH,
+                            headers=[("Authorization", f"Bearer {pair[0]}"), ("Authorization", f"Bearer {pair[1]}")])
+        assert reply.status_code == 400 and "one Authorization header" in reply.json()["error"], reply.text
+    reply = client.post("/v1/search", json=SEARCH, headers={"Authorization": f"Bearer {good['key']}"})
+    assert reply.status_code == 503 and "strata ingest" in reply.json()["error"], reply.text  # the handler's 503
