@@ -36,7 +36,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from offline.eval.beir import corpus_paths, load_beir, load_qrels, read_id_list  # noqa: E402
-from offline.eval.metrics import collapse_to_documents, evaluate  # noqa: E402
+from offline.eval.metrics import collapse_to_documents, evaluate, paired_randomization_p, per_query  # noqa: E402
 from serving.retrieval import fusion  # noqa: E402
 
 BENCH = Path.home() / ".cache" / "strata-bench"
@@ -56,6 +56,18 @@ class EvalSet:
     qrels: Path | None = None  # judgments replacing the set's own
 
 
+SETS_DIR = BENCH / "sets"  # built by bench/devsets.py
+
+
+def _split_sets(kind: str, index: Path, beir: Path, source: str, splits=("tune", "test")) -> list[EvalSet]:
+    return [EvalSet(f"{kind}-{split}", index, beir, split, source) for split in splits]
+
+
+#: Every dev set by kind, each with a tuning and a held-out split (tune/test; SciFact: tune/heldout,
+#: LLVM headings: dev/test). The kinds: scientific claims (scifact), questions over long multi-part
+#: reports where dense leads (business-reports), Arabic encyclopedic questions where BM25 leads (arcd),
+#: short keyword look-up of documentation sections (llvm), entity look-up by description
+#: (man-describe), long queries (br-longq).
 SETS = {s.name: s for s in (
     EvalSet("scifact-heldout", BENCH / "scifact", SHARED / "scifact", "train", "scifact",
             ids=REPO / "bench" / "data" / "scifact-heldout.txt"),
@@ -63,9 +75,16 @@ SETS = {s.name: s for s in (
             exclude=REPO / "bench" / "data" / "scifact-heldout.txt"),
     EvalSet("business-reports", BENCH / "br", SHARED / "business-reports", "test", "business-reports",
             qrels=REPO / "bench" / "data" / "business-reports-qrels.tsv"),
+    *_split_sets("business-reports", BENCH / "br", SETS_DIR / "business-reports", "business-reports"),
+    *_split_sets("arcd", BENCH / "arcd", SETS_DIR / "arcd", "arcd"),
+    *_split_sets("man-describe", BENCH / "man-describe", SETS_DIR / "man-describe", "man-describe"),
+    *_split_sets("br-longq", BENCH / "br-longq", SETS_DIR / "br-longq", "br-longq"),
     EvalSet("llvm-dev", BENCH / "llvm", BENCH / "llvm-headings", "dev", "llvm-headings"),
     EvalSet("llvm-test", BENCH / "llvm", BENCH / "llvm-headings", "test", "llvm-headings"),
 )}
+TUNE_SETS = ["scifact-tune", "business-reports-tune", "arcd-tune", "man-describe-tune", "br-longq-tune", "llvm-dev"]
+TEST_SETS = ["scifact-heldout", "business-reports-test", "arcd-test", "man-describe-test", "br-longq-test", "llvm-test"]
+
 
 Hit = tuple[str, float]  # (corpus id, score)
 
@@ -163,13 +182,58 @@ def methods() -> dict[str, Method]:
     return out
 
 
+def loso(depth: int, l2: float) -> dict[str, dict[str, float]]:
+    """Leave one kind out (offline/fusion_share.py): per kind, nDCG@10 on its test split of rules fitted
+    on the other kinds' tuning splits, beside the shipped rule (adaptive T=6) and the better single
+    retriever. Returns ``{rule: {test set: nDCG@10}}``."""
+    import numpy as np
+
+    from offline.fusion_share import FEATURES, leave_one_kind_out, ndcg_by_share, share_features
+
+    def arrays(name: str):
+        lists, qrels = candidate_lists(SETS[name], depth)
+        xs, tables, shipped = [], [], []
+        for q, row in lists.items():
+            bm25, dense = [(c, sc) for c, _, sc in row["bm25"]], [(c, sc) for c, _, sc in row["dense"]]
+            corpus_of = {c: d for n in ("bm25", "dense") for c, d, _ in row[n] if d}
+            feats = share_features(row["text"], bm25, dense, row.get("judge"))
+            xs.append([feats[f] for f in FEATURES])
+            tables.append(ndcg_by_share(bm25, dense, corpus_of, qrels[q]))
+            verdict = row.get("judge")
+            shipped.append(fusion.judged_bm25_share(0.5, *verdict, temperature=6.0) if verdict else 0.5)
+        return np.array(xs), np.array(tables), np.array(shipped)
+
+    data = {name: arrays(name) for name in TUNE_SETS + TEST_SETS}
+    kinds = {test: ((data[tune][0], data[tune][1]), (data[test][0], data[test][1]))
+             for tune, test in zip(TUNE_SETS, TEST_SETS)}
+    rules = {"judge verdict": ["judge_diff"],
+             "judge + agreement": ["judge_diff", "overlap", "bm25_top_in_dense", "dense_top_in_bm25"],
+             "judge + score gaps": ["judge_diff", "bm25_gap", "dense_gap"],
+             "every feature": list(FEATURES)}
+    out = {"best single": {t: max(data[t][1][:, 0].mean(), data[t][1][:, -1].mean()) for t in TEST_SETS}}
+    out["shipped: adaptive T=6"] = {t: float(np.mean([np.interp(s, np.linspace(0, 1, data[t][1].shape[1]), row)
+                                                      for s, row in zip(data[t][2], data[t][1])])) for t in TEST_SETS}
+    for rule, feats in rules.items():
+        out[f"fitted LOSO: {rule}"] = leave_one_kind_out(kinds, feats, l2=l2)
+    print(f"leave one kind out: nDCG@10 of each kind's test split, the rule fitted on the other kinds' tuning splits")
+    print(f"{'rule':<36}" + "".join(f"{t:>22}" for t in TEST_SETS) + f"{'min vs best':>12}")
+    for rule, row in out.items():
+        worst = min(row[t] - out["best single"][t] for t in TEST_SETS)
+        print(f"{rule:<36}" + "".join(f"{row[t]:>22.4f}" for t in TEST_SETS) + f"{worst:>+12.4f}")
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--sets", default="scifact-tune,llvm-dev,scifact-heldout,business-reports,llvm-test")
+    ap.add_argument("--sets", default=",".join(TUNE_SETS + TEST_SETS))
     ap.add_argument("--depth", type=int, default=100, help="candidates per retriever (retrieval.candidates)")
     ap.add_argument("--no-record", action="store_true")
+    ap.add_argument("--loso", action="store_true", help="also fit share rules leaving one kind out (see "
+                                                          "offline/fusion_share.py) and score the held-out kind")
+    ap.add_argument("--l2", type=float, default=0.01, help="--loso: L2 penalty on the scaled weights")
     args = ap.parse_args()
     table: dict[str, dict[str, float]] = {}
+    by_query: dict[str, dict[str, dict[str, float]]] = {}
     counts = {}
     for name in args.sets.split(","):
         s = SETS[name]
@@ -178,6 +242,8 @@ def main() -> None:
         for method, rank in methods().items():
             run = {q: rank(row) for q, row in lists.items()}
             table.setdefault(method, {})[name] = evaluate(run, qrels, ks=(10,))["ndcg@10"]
+            by_query.setdefault(method, {})[name] = {q: v["ndcg@10"] for q, v in per_query(run, qrels, ks=(10,),
+                                                                                         metrics=("ndcg",)).items()}
     sets = list(counts)
     print(f"nDCG@10 (queries: {', '.join(f'{n} {c}' for n, c in counts.items())}); ratio = ÷ max(BM25, dense)")
     print(f"{'method':<20}" + "".join(f"{n:>20}" for n in sets) + f"{'min ratio':>12}")
@@ -185,11 +251,24 @@ def main() -> None:
         ratios = [row[n] / max(table["bm25"][n], table["dense"][n]) for n in sets]
         print(f"{method:<20}" + "".join(f"{row[n]:>12.4f} ({r:.3f})" for n, r in zip(sets, ratios))
               + f"{min(ratios):>12.3f}")
+    paired = {}
+    for method in ("adaptive T=6",):
+        if method not in table:
+            continue
+        print(f"{method} − the better single retriever per set: mean difference (paired randomization p)")
+        for n in sets:
+            best = "bm25" if table["bm25"][n] >= table["dense"][n] else "dense"
+            diff = table[method][n] - table[best][n]
+            p = paired_randomization_p(by_query[method][n], by_query[best][n], trials=5000)
+            paired.setdefault(method, {})[n] = {"vs": best, "diff": round(diff, 4), "p": round(p, 4)}
+            print(f"  {n:<24} {diff:+.4f} vs {best:<6} (p = {p:.3f})")
+    loso_table = loso(args.depth, args.l2) if args.loso else None
     if not args.no_record:
         RESULTS.parent.mkdir(parents=True, exist_ok=True)
         with RESULTS.open("a") as fh:
             fh.write(json.dumps({"when": time.strftime("%Y-%m-%dT%H:%M:%S"), "depth": args.depth, "queries": counts,
-                                 "ndcg@10": table}) + "\n")
+                                 "ndcg@10": table, "paired_vs_best_single": paired,
+                                 **({"leave_one_kind_out": loso_table} if loso_table else {})}) + "\n")
 
 
 if __name__ == "__main__":
