@@ -63,7 +63,14 @@ class IndexHandle:
 
     def version(self, tenant: str) -> str:
         """``tenant``'s index version (refreshed at most every ``serve.refresh_interval_s``)."""
-        version = self.get(tenant).version()
+        return self._seen(tenant, self.get(tenant).version())
+
+    def latest(self, tenant: str) -> str:
+        """``tenant``'s latest committed index version, checked now (:meth:`IndexView.latest`): what reads
+        by id use, so a deleted document is 404 and a finished upload is there at once."""
+        return self._seen(tenant, self.get(tenant).latest())
+
+    def _seen(self, tenant: str, version: str) -> str:
         seen = self._seen_versions.get(tenant)
         if seen is not None and version != seen:
             from cluster.telemetry.metrics import query_metrics

@@ -4,15 +4,20 @@ Every replica (retriever, expander, ingress) holds an :class:`IndexView`. :meth:
 looks for a newly committed LanceDB version at most every ``serve.refresh_interval_s`` seconds and
 moves the table handles (and tantivy's reader) forward, so running replicas serve a new ingest
 without a restart. The version string ``"<documents>.<chunks>.<sections>"`` keys the result cache.
+:meth:`IndexView.latest` is the version committed *now*, for reads by id (a deleted document is
+gone, a finished upload is there): one ``stat`` of each table's ``_versions`` folder (object storage:
+a listing), and the handles move only when a folder changed.
 
 >>> # view = IndexView.open(load_config()); view.version(); view.chunks_by_id(["3f2a…"])
 """
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Iterable
+from pathlib import Path
 
 import pyarrow as pa
 
@@ -29,6 +34,10 @@ SECTION_COLUMNS = ["section_id", "doc_id", "parent_id", "level", "ordinal", "tit
                    "end", "n_tokens", "n_chunks", "summary"]
 DOCUMENT_COLUMNS = ["doc_id", "source", "path", "title", "format", "n_sections", "n_chunks", "n_tokens",
                     "ingested_at"]
+#: A version folder changed less than this long ago is not trusted as a stamp: a second commit within the
+#: filesystem's timestamp granularity would leave its mtime unchanged.
+SETTLE_NS = 200_000_000
+_TABLES = (DOCUMENTS, CHUNKS, SECTIONS)
 
 
 class IndexView:
@@ -41,6 +50,8 @@ class IndexView:
         self.manifest = manifest
         self._lock = threading.Lock()
         self._checked = time.monotonic()
+        self._folders = self._version_folders()
+        self._stamp: tuple | None = None
         self._version = self._read_version()
         self.changes = 0
 
@@ -56,7 +67,32 @@ class IndexView:
 
     # -- freshness ------------------------------------------------------------------------------
     def _read_version(self) -> str:
-        return ".".join(str(self.store.table(name).version) for name in (DOCUMENTS, CHUNKS, SECTIONS))
+        return ".".join(str(self.store.table(name).version) for name in _TABLES)
+
+    def _version_folders(self) -> list[Path] | None:
+        """Each table's ``_versions`` folder (a commit adds a manifest there), or None on object storage."""
+        uris = [self.store.dataset_uri(name) for name in _TABLES]
+        return None if any("://" in uri for uri in uris) else [Path(uri) / "_versions" for uri in uris]
+
+    def _committed(self) -> tuple | None:
+        """A stamp of what is committed now, or None when it cannot be trusted (then: refresh)."""
+        if self._folders is None:  # object storage: the latest version of each table (a listing)
+            return tuple(self.store.table(name).to_lance().latest_version for name in _TABLES)
+        try:
+            stamp = tuple(os.stat(folder).st_mtime_ns for folder in self._folders)
+        except OSError:
+            return None
+        return stamp if time.time_ns() - max(stamp) >= SETTLE_NS else None
+
+    def latest(self) -> str:
+        """The latest committed version, checked now (reads by id must see a delete or an upload at once):
+        a stat of each table's version folder; the handles move (:meth:`refresh`) only when one changed."""
+        stamp = self._committed()  # taken before the refresh: a commit after it changes the next stamp
+        if stamp is None or stamp != self._stamp:
+            with self._lock:
+                self.refresh()
+                self._stamp = stamp
+        return self._version
 
     def version(self) -> str:
         """The index version, refreshed from storage at most every ``refresh_interval_s``."""

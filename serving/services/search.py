@@ -233,14 +233,16 @@ class SearchService:
         return response
 
     async def documents(self, *, offset: int, limit: int, source: str | None, tenant: str) -> DocumentList:
-        """``tenant``'s documents, one page."""
-        view = self.index.get(tenant)
-        total, rows = view.documents(offset=offset, limit=limit, source=source)
-        return DocumentList(index_version=self.index.version(tenant), total=total, offset=offset, limit=limit,
+        """``tenant``'s documents, one page (of the latest committed version)."""
+        version = self.index.latest(tenant)
+        total, rows = self.index.get(tenant).documents(offset=offset, limit=limit, source=source)
+        return DocumentList(index_version=version, total=total, offset=offset, limit=limit,
                             documents=[_document_info(r) for r in rows])
 
     async def document(self, doc_id: str, *, tenant: str) -> DocumentDetail:
-        """One of ``tenant``'s documents (:class:`NotFound` for an id of no document of this tenant)."""
+        """One of ``tenant``'s documents (:class:`NotFound` for an id of no document of this tenant), as
+        committed now: a deleted document is gone, a finished upload is there."""
+        self.index.latest(tenant)
         view = self.index.get(tenant)
         row = view.document(doc_id)
         if row is None:
@@ -253,7 +255,8 @@ class SearchService:
         return DocumentDetail(**_document_info(row).model_dump(), sections=roots)
 
     async def section(self, section_id: str, *, tenant: str) -> SectionDetail:
-        """A section of one of ``tenant``'s documents (:class:`NotFound` otherwise)."""
+        """A section of one of ``tenant``'s documents (:class:`NotFound` otherwise), as committed now."""
+        self.index.latest(tenant)
         view = self.index.get(tenant)
         row = view.sections_by_id([section_id]).get(section_id)
         if row is None:
