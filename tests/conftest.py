@@ -11,6 +11,14 @@ import pytest
 from cluster.runtime import patient_ray_start
 from support import METRICS_PORT, SAMPLES, make_config
 
+# The product defaults, whatever the machine running the tests has set: no STRATA_* variable (the
+# tests' own STRATA_TEST_* knobs excepted) and no ./strata.toml reach a configuration made here.
+for _name in [n for n in os.environ if n.startswith("STRATA_") and not n.startswith("STRATA_TEST_")]:
+    del os.environ[_name]
+import cluster.config as _config  # noqa: E402
+
+_config.DEFAULT_CONFIG_FILE = str(Path(__file__).parent / "no-such-dir" / "strata.toml")
+
 # On a busy 2-core machine Ray's dashboard agent can take >30 s to start; the raylet then aborts
 # ("Timed out waiting for file metrics_agent_port"). The tests' ray.init waits as long as `strata` does.
 patient_ray_start()
@@ -46,11 +54,12 @@ def installed_models():
 
 @pytest.fixture(scope="session")
 def sample_index(tmp_path_factory, ray_session, installed_models):
-    """The bundled sample corpus ingested once (uninterrupted) — shared, treat as read-only."""
+    """The bundled sample corpus ingested once (uninterrupted) with the product's default settings (so a
+    flat chunks table: it is below ``index.ivf_min_rows``) — shared, treat as read-only."""
     from pipelines.ingest import run_ingest
 
     data_dir = tmp_path_factory.mktemp("sample-index")
-    cfg = make_config(data_dir, ingest={"writer_batch_rows": 128}, index={"ivf_min_rows": 256})
+    cfg = make_config(data_dir)
     report = run_ingest(cfg, SAMPLES, source="samples")
     return cfg, report
 

@@ -21,9 +21,21 @@ def test_sample_corpus_is_ingested_completely(sample_index):
     assert len(snap["documents"]) == n_files
     assert_consistent(snap)
     store = LanceStore.open(cfg.storage, dim=384)
-    assert store.has_vector_index(CHUNKS), report.index_actions  # ivf_min_rows=256 in this fixture
+    assert not store.has_vector_index(CHUNKS), report.index_actions  # the default: flat below ivf_min_rows
+    assert store.stats(CHUNKS).rows == report.chunks
+
+
+def test_ivf_pq_index_and_compaction_above_ivf_min_rows(tmp_path, ray_session, installed_models):
+    """With ``index.ivf_min_rows`` below the corpus and small writer batches (many commits), the chunks
+    get an IVF_PQ index covering every row, compacted to one fragment, and the dense search uses it."""
+    cfg = make_config(tmp_path / "ivf", ingest={"writer_batch_rows": 128}, index={"ivf_min_rows": 256})
+    report = run_ingest(cfg, SAMPLES, source="samples")
+    store = LanceStore.open(cfg.storage, dim=384)
+    assert store.has_vector_index(CHUNKS), report.index_actions
     stats = store.stats(CHUNKS)
     assert stats.unindexed_rows == 0 and stats.fragments == 1 and stats.rows == report.chunks
+    hits = search(cfg, "How do I create a virtual environment?", mode="vector")
+    assert hits and "venv" in hits[0].path, [h.path for h in hits]
 
 
 def test_section_hierarchy_is_stored(sample_index):
