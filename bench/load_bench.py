@@ -22,8 +22,12 @@ What it does, in a fresh work directory (``--work``, default a temporary one):
    process, then checks the index: exactly the files ingested (no duplicates, no gaps), every
    document's chunks present, BM25 holding one posting document per chunk.
 
-Goals (the exit status is 1 when one fails): no 5xx other than 503 (a replica restarting), every
-response a clear status with a JSON error body, the index exact, replicas back by themselves.
+Goals (the exit status is 1 when one fails): every endpoint answered 200 to at least
+``--min-success`` of its requests, and each 200 of search/context holds hits/passages; no 5xx other
+than 503 (a replica restarting); every response a clear status with a JSON error body; the index
+exact; each killed replica replaced by itself **and serving again**: a request that needs it (search,
+context or answer for the retriever; answer for the reranker) started after its successor appeared
+and got a 200; a killed embed actor's ingest finished on a later attempt.
 It prints latency p50/p99 and counts by status per endpoint, and appends one JSON line to
 ``bench/results/load.jsonl``.
 """
@@ -54,6 +58,8 @@ from bench.serve_bench import free_port, percentile  # noqa: E402  (the serving 
 RESULTS = REPO / "bench" / "results" / "load.jsonl"
 SCIFACT = REPO.parent / "shared" / "data" / "scifact"
 STRATA = [sys.executable, "-m", "cli"]
+#: the endpoints whose every request goes through a fault target's deployment
+NEEDED_BY = {"retriever": ("search", "context", "answer"), "reranker": ("answer",)}
 TARGETS = {  # fault name → process title prefix (Ray sets ``ray::<actor class or replica>``)
     "retriever": "ray::ServeReplica:strata:HybridRetriever",
     "reranker": "ray::ServeReplica:strata:Reranker",
@@ -188,6 +194,8 @@ class Fault:
     killed_pid: int | None = None
     killed_at_s: float | None = None
     back_after_s: float | None = None
+    served_again: bool = False
+    served_after_run: bool = False
     note: str = ""
 
 
@@ -231,6 +239,8 @@ class Outcome:
     status: str
     ms: float
     clear: bool  # a JSON body; for errors, with an "error" message
+    started_s: float = 0.0  # since the run started
+    useful: bool = False  # a 200 with content: hits (search), passages (context), an answer or a refusal
 
 
 def sample_queries(data_dir: Path, seed: int) -> list[str]:
@@ -244,14 +254,26 @@ def sample_queries(data_dir: Path, seed: int) -> list[str]:
     return queries
 
 
+def useful(endpoint: str, data: object) -> bool:
+    """A 200 body that holds what the endpoint is for (an empty 200 is not a success)."""
+    if not isinstance(data, dict):
+        return False
+    if endpoint == "search":
+        return bool(data.get("hits"))
+    if endpoint == "context":
+        return bool(data.get("passages"))
+    return bool(data.get("answer")) or bool(data.get("refused"))
+
+
 async def load(url: str, queries: list[str], clients: int, seconds: float, mix: dict[str, float], seed: int,
-               headers: dict[str, str], timeout_s: float) -> list[Outcome]:
+               headers: dict[str, str], timeout_s: float, t0: float | None = None) -> list[Outcome]:
     import aiohttp
 
     rng = random.Random(seed)
     endpoints, weights = list(mix), list(mix.values())
     outcomes: list[Outcome] = []
     deadline = time.monotonic() + seconds
+    t0 = time.monotonic() if t0 is None else t0
 
     def body(endpoint: str, query: str) -> dict:
         if endpoint == "answer":
@@ -263,7 +285,7 @@ async def load(url: str, queries: list[str], clients: int, seconds: float, mix: 
             while time.monotonic() < deadline:
                 endpoint = rng.choices(endpoints, weights)[0]
                 query = rng.choice(queries)
-                t0 = time.perf_counter()
+                started, started_at, good = time.perf_counter(), time.monotonic() - t0, False
                 try:
                     async with session.post(f"{url}/v1/{endpoint}", json=body(endpoint, query)) as resp:
                         text = await resp.text()
@@ -271,14 +293,36 @@ async def load(url: str, queries: list[str], clients: int, seconds: float, mix: 
                     try:
                         data = json.loads(text)
                         clear = isinstance(data, dict) and (status == "200" or bool(data.get("error")))
+                        good = status == "200" and useful(endpoint, data)
                     except json.JSONDecodeError:
                         clear = False
                 except Exception as exc:  # noqa: BLE001 - a connection error is an outcome too
                     status, clear = type(exc).__name__, False
-                outcomes.append(Outcome(endpoint, status, (time.perf_counter() - t0) * 1000, clear))
+                outcomes.append(Outcome(endpoint, status, (time.perf_counter() - started) * 1000, clear,
+                                        started_at, good))
 
         await asyncio.gather(*(worker() for _ in range(clients)))
     return outcomes
+
+
+def served_after(url: str, endpoint: str, query: str, headers: dict[str, str], timeout_s: float = 180) -> bool:
+    """Whether ``endpoint`` answers 200 with content within ``timeout_s`` (one request at a time)."""
+    import urllib.error
+    import urllib.request
+
+    body = json.dumps({"question": query} if endpoint == "answer" else {"query": query, "use_cache": False}).encode()
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        request = urllib.request.Request(f"{url}/v1/{endpoint}", data=body, method="POST",
+                                         headers={"Content-Type": "application/json", **headers})
+        try:
+            with urllib.request.urlopen(request, timeout=60) as resp:
+                if resp.status == 200 and useful(endpoint, json.loads(resp.read())):
+                    return True
+        except (urllib.error.URLError, OSError, json.JSONDecodeError):
+            pass
+        time.sleep(1)
+    return False
 
 
 def summarize(outcomes: list[Outcome]) -> dict[str, dict]:
@@ -289,7 +333,8 @@ def summarize(outcomes: list[Outcome]) -> dict[str, dict]:
         by_status: dict[str, int] = {}
         for o in rows:
             by_status[o.status] = by_status.get(o.status, 0) + 1
-        out[endpoint] = {"requests": len(rows), "ok": len(ok), "p50_ms": round(percentile(ok, 50), 1),
+        out[endpoint] = {"requests": len(rows), "ok": len(ok), "useful": sum(o.useful for o in rows),
+                         "p50_ms": round(percentile(ok, 50), 1),
                          "p99_ms": round(percentile(ok, 99), 1), "by_status": by_status,
                          "unclear": sum(not o.clear for o in rows)}
     return out
@@ -340,6 +385,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--api-key", default=os.environ.get("STRATA_API_KEY"), help="Bearer key (when auth is on)")
     ap.add_argument("--request-timeout", type=float, default=120)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--min-success", type=float, default=0.5,
+                    help="goal: the share of each endpoint's requests answered 200 with content")
     ap.add_argument("--no-record", action="store_true", help="do not append to bench/results/load.jsonl")
     args = ap.parse_args(argv)
 
@@ -383,12 +430,15 @@ def main(argv: list[str] | None = None) -> int:
         injector.start()
         headers = {"Authorization": f"Bearer {args.api_key}"} if args.api_key else {}
         outcomes = asyncio.run(load(server.url, queries, args.clients, args.seconds, mix, args.seed, headers,
-                                    args.request_timeout))
+                                    args.request_timeout, t0))
         wall = time.monotonic() - t0
         ingester.join()  # every batch that started is finished (and retried) before the index is checked
         stop.set()
         injector.join(timeout=330)
         recovered_s = server.ready(300)
+        for fault in faults:  # a successor that appeared after the last request: does it serve now?
+            if fault.target != "embed" and fault.back_after_s is not None:
+                fault.served_after_run = served_after(server.url, NEEDED_BY[fault.target][-1], queries[0], headers)
     finally:
         server.stop()
 
@@ -408,17 +458,32 @@ def main(argv: list[str] | None = None) -> int:
     not_back = [f.target for f in faults if f.killed_pid and f.target != "embed" and f.back_after_s is None]
     if not_back:
         failures.append(f"not restarted: {not_back}")
+    for endpoint in mix:
+        row = summary.get(endpoint, {"requests": 0, "useful": 0})
+        if not row["requests"] or row["useful"] / row["requests"] < args.min_success:
+            failures.append(f"{endpoint}: {row['useful']} of {row['requests']} requests answered 200 with content "
+                            f"(goal ≥ {args.min_success:.0%})")
+    for fault in faults:
+        if fault.target == "embed" or fault.killed_pid is None or fault.back_after_s is None:
+            continue
+        back_at = fault.killed_at_s + fault.back_after_s
+        served = [o for o in outcomes if o.useful and o.endpoint in NEEDED_BY[fault.target] and o.started_s >= back_at]
+        fault.served_again = bool(served) or fault.served_after_run
+        if not fault.served_again:
+            failures.append(f"{fault.target}: no request that needs it succeeded after its successor appeared "
+                            f"({back_at:.0f} s into the run)")
 
     print(f"\n{args.clients} clients × {wall:.0f} s, mix {args.mix}; faults: {args.faults or 'none'}")
     print(f"{'endpoint':<9} {'requests':>8} {'ok':>6} {'p50 ms':>8} {'p99 ms':>8}  by status")
     for endpoint, row in summary.items():
-        print(f"{endpoint:<9} {row['requests']:>8} {row['ok']:>6} {row['p50_ms']:>8.0f} {row['p99_ms']:>8.0f}  "
+        print(f"{endpoint:<9} {row['requests']:>8} {row['useful']:>6} {row['p50_ms']:>8.0f} {row['p99_ms']:>8.0f}  "
               f"{row['by_status']}")
     for run in ingests.runs:
         print(f"ingest batch {run['batch']} attempt {run['attempt']}: exit {run['rc']} in {run['seconds']} s")
     for fault in faults:
         print(f"fault {fault.target}: " + (f"killed pid {fault.killed_pid} at {fault.killed_at_s:.0f} s"
                                            + (f", successor after {fault.back_after_s} s" if fault.back_after_s else "")
+                                           + (", served again" if fault.served_again else "")
                                            if fault.killed_pid else fault.note))
     print(f"index: {index['documents']} documents ({index['expected']} expected), {index['chunks']} chunks, "
           f"{index['bm25_docs']} BM25 docs — {'exact' if index['exact'] else 'NOT exact'}")
