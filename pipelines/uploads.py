@@ -3,13 +3,18 @@ ingested by :func:`pipelines.ingest.run_ingest` as background jobs; ``DELETE`` t
 :func:`pipelines.delete.delete_documents`.
 
 * **Validation first, nothing half-written**: every file of a request is checked before any is
-  staged — a safe base name that ``ingest.include``/``exclude`` accept, at most ``ingest.max_file_bytes``,
-  and :func:`pipelines.parse.parse_bytes` must parse it (the same detection and errors as an ingest:
-  ``empty``, ``binary``, ``undecodable``, ``too_large``, ``malformed``). One bad file rejects the request.
+  staged — a base name of at most 255 UTF-8 bytes (the filesystem's limit) that ``ingest.include``/
+  ``exclude`` accept, at most ``ingest.max_file_bytes``, and :func:`pipelines.parse.parse_bytes` must
+  parse it to some text to index (the same detection and errors as an ingest: ``empty`` — headings
+  only included —, ``binary``, ``undecodable``, ``too_large``, ``malformed``). One bad file rejects the
+  request. Staging is all-or-nothing too: when writing one file fails, the files of the request staged
+  so far are put back as they were and the job folder is removed.
 * **Staging**: ``<data_dir>/uploads/<tenant>/<source>/<name>`` (replaced atomically; identical bytes
   are left alone). A job ingests hard links of just its files from ``<data_dir>/uploads/.jobs/<id>/``,
   so the document id is the one ``strata ingest`` gives ``<name>`` under source ``<source>``, and a
   re-upload of the same name and bytes is reported ``unchanged``.
+* **No server paths** in what a client reads: job records show ``<data_dir>`` and file names, never
+  absolute paths (:func:`cluster.redact.hide_paths`).
 * **Jobs**: one at a time per process (a replica), in a background thread; each holds the process's
   writer lock and the index's single-writer lock (tantivy's, taken by the ingest itself; a CLI ingest
   holding it makes the job wait up to ``lock_wait_s``). Records live in ``<data_dir>/ingests/<id>.json``,
@@ -37,13 +42,17 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from cluster.config import StrataConfig
+from cluster.redact import hide_paths, hide_paths_in
 from cluster.tenants import tenant_config, validate_tenant
-from pipelines.parse import ParseError, parse_bytes
+from pipelines.chunk.chunker import has_text
+from pipelines.parse import ParseError, ParserCrash, parse_bytes
 from pipelines.sources.files import make_doc_id
 
 DEFAULT_SOURCE = "uploads"
 _SOURCE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 _LOCKED = "another process is writing the BM25 index"
+#: The longest file name most filesystems take (one path component, in bytes).
+NAME_MAX_BYTES = 255
 
 
 class UploadRejected(ValueError):
@@ -69,11 +78,36 @@ class Upload:
     data: bytes
 
 
+def base_name(name: str | None) -> str:
+    """An uploaded file's name with its folders dropped (checked by :func:`name_problem`)."""
+    return (name or "").replace("\\", "/").rsplit("/", 1)[-1].strip()
+
+
+def name_problem(base: str) -> str | None:
+    """Why ``base`` cannot be a staged file's name, or None. Measured in UTF-8 bytes: a filesystem
+    takes 255 bytes per name, and a name of 203 characters can be 403 bytes.
+
+    >>> name_problem("notes.md") is None, name_problem("é" * 200 + ".md")
+    (True, '403 bytes in UTF-8; the limit is 255 bytes')
+    """
+    if not base or base in (".", "..") or any(ord(c) < 32 or c == "\x7f" for c in base):
+        return "give each file a plain name such as notes.md"
+    try:
+        size = len(base.encode("utf-8"))
+    except UnicodeEncodeError:
+        return "not valid Unicode"
+    if size > NAME_MAX_BYTES:
+        return f"{size} bytes in UTF-8; the limit is {NAME_MAX_BYTES} bytes"
+    return None
+
+
 def safe_name(name: str | None) -> str:
     """The base name of an uploaded file's name (folders dropped), or ``UploadRejected``."""
-    base = (name or "").replace("\\", "/").rsplit("/", 1)[-1].strip()
-    if not base or base in (".", "..") or len(base) > 255 or any(ord(c) < 32 or c == "\x7f" for c in base):
-        raise UploadRejected(422, f"unusable file name {name!r}: give each file a plain name such as notes.md")
+    base = base_name(name)
+    problem = name_problem(base)
+    if problem:
+        raise UploadRejected(422, f"unusable file name {name!r}: {problem}",
+                             [{"file": name, "reason": "bad_name", "message": problem}])
     return base
 
 
@@ -100,6 +134,10 @@ def validate_uploads(cfg: StrataConfig, uploads: list[Upload]) -> None:
         def bad(reason: str, message: str, status: int = 422) -> None:
             problems.append({"file": upload.name, "reason": reason, "message": message, "status": status})
 
+        problem = name_problem(upload.name)
+        if problem:
+            bad("bad_name", f"unusable file name: {problem}")
+            continue
         if upload.name in seen:
             bad("duplicate", "the same file name twice in one upload")
             continue
@@ -113,9 +151,15 @@ def validate_uploads(cfg: StrataConfig, uploads: list[Upload]) -> None:
             bad("too_large", f"{len(upload.data)} bytes > {limit} (ingest.max_file_bytes)", 413)
             continue
         try:
-            parse_bytes(upload.data, path=upload.name, doc_id="upload", max_bytes=limit)
+            doc = parse_bytes(upload.data, path=upload.name, doc_id="upload", max_bytes=limit)
         except ParseError as exc:
             bad(exc.reason, str(exc), 413 if exc.reason == "too_large" else 422)
+            continue
+        except ParserCrash as exc:  # a bug, not bad input; the ingest would fail this file the same way
+            bad(ParserCrash.reason, str(exc))
+            continue
+        if not has_text(doc):  # e.g. headings only: the chunker would make no chunk, the job would fail
+            bad("empty", "no text to index after parsing (headings only?)")
     if problems:
         statuses = {p["status"] for p in problems}
         status = statuses.pop() if len(statuses) == 1 else 422
@@ -126,6 +170,13 @@ def validate_uploads(cfg: StrataConfig, uploads: list[Upload]) -> None:
 
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def _link_or_copy(source: Path, target: Path) -> None:
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copy2(source, target)
 
 
 def _write_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
@@ -160,37 +211,79 @@ class IngestJobs:
 
     # -- uploads -----------------------------------------------------------------------------------
     def submit(self, tenant: str, source: str | None, uploads: list[Upload]) -> dict:
-        """Validate, stage and queue ``uploads``; returns the job record (status ``queued``)."""
-        from pipelines.ingest import run_ingest
-
+        """Validate, stage and queue ``uploads``; returns the job record (status ``queued``). All or
+        nothing: if staging fails, nothing of this request stays (staged files put back, no job folder)."""
         source = check_source(source)
         validate_tenant(tenant)
         validate_uploads(self.cfg, uploads)
         job_id = secrets.token_hex(8)
-        staged = self.uploads_dir / tenant / source
         job_dir = self.uploads_dir / ".jobs" / job_id
-        job_dir.mkdir(parents=True, exist_ok=True)
-        for upload in uploads:
-            target = staged / upload.name
-            try:
-                same = target.read_bytes() == upload.data
-            except (FileNotFoundError, IsADirectoryError):
-                same = False
-            if not same:
-                _write_atomic(target, upload.data)
-            try:
-                os.link(target, job_dir / upload.name)
-            except OSError:
-                shutil.copy2(target, job_dir / upload.name)
         record = {
             "id": job_id, "tenant": tenant, "source": source, "status": "queued", "created_at": _now(),
             "started_at": None, "finished_at": None, "error": None, "report": None,
             "files": [{"name": u.name, "bytes": len(u.data), "doc_id": make_doc_id(source, u.name)} for u in uploads],
         }
-        self._save(record)
+        self._stage(self.uploads_dir / tenant / source, job_dir, uploads, lambda: self._save(record))
         snapshot = json.loads(json.dumps(record))  # the job's thread updates `record` from now on
         self.futures[job_id] = self._pool.submit(self._run, record, job_dir)
         return snapshot
+
+    @staticmethod
+    def _stage(staged: Path, job_dir: Path, uploads: list[Upload], then) -> None:
+        """Write ``uploads`` to ``job_dir`` (new), then publish the changed ones in ``staged``, then call
+        ``then``; on any failure undo all of it: replaced files back, new ones and ``job_dir`` removed."""
+        published: list[tuple[Path, Path | None]] = []  # (staged file, the file it replaced, kept aside)
+        made = [d for d in (staged.parent, staged) if not d.exists()]
+        try:
+            job_dir.mkdir(parents=True)
+            fresh = []
+            for upload in uploads:  # 1. the job's files; nothing outside the job folder changes yet
+                target, link = staged / upload.name, job_dir / upload.name
+                try:
+                    same = target.is_file() and target.read_bytes() == upload.data
+                except OSError:
+                    same = False
+                if same:  # identical bytes: the staged file (and its mtime) is left alone
+                    _link_or_copy(target, link)
+                else:
+                    _write_atomic(link, upload.data)
+                    fresh.append(upload.name)
+            staged.mkdir(parents=True, exist_ok=True)
+            for name in fresh:  # 2. publish: each one an atomic rename; what it replaces is kept aside
+                target = staged / name
+                token = secrets.token_hex(6)
+                tmp = staged / f".upload-{token}.tmp"
+                _link_or_copy(job_dir / name, tmp)
+                backup = None
+                if target.is_file():
+                    backup = staged / f".upload-{token}.previous"
+                    _link_or_copy(target, backup)
+                try:
+                    os.replace(tmp, target)
+                except BaseException:
+                    for leftover in (tmp, backup):
+                        if leftover is not None:
+                            with contextlib.suppress(OSError):
+                                leftover.unlink()
+                    raise
+                published.append((target, backup))
+            then()
+        except BaseException:
+            for target, backup in reversed(published):
+                with contextlib.suppress(OSError):
+                    if backup is not None:
+                        os.replace(backup, target)
+                    else:
+                        target.unlink()
+            shutil.rmtree(job_dir, ignore_errors=True)
+            for folder in reversed(made):  # folders this request created, if they are empty again
+                with contextlib.suppress(OSError):
+                    folder.rmdir()
+            raise
+        for _, backup in published:
+            if backup is not None:
+                with contextlib.suppress(OSError):
+                    backup.unlink()
 
     def _run(self, record: dict, job_dir: Path) -> dict:
         from pipelines.ingest import run_ingest
@@ -202,20 +295,28 @@ class IngestJobs:
                 report = self._patiently(lambda: run_ingest(self.cfg, job_dir, source=record["source"],
                                                             tenant=record["tenant"]))
             failed = {Path(p).name: f"{reason}: {detail}" if detail else reason for p, reason, detail in report.failed}
+            report = hide_paths_in(report.to_dict(), self._roots(job_dir))
             for f in record["files"]:
                 f["status"] = "failed" if f["name"] in failed else "ingested"
                 if f["name"] in failed:
                     f["error"] = failed[f["name"]]
-            record.update(status="failed" if failed else "done", report=report.to_dict(),
+            for f in record["files"]:
+                if f.get("error"):
+                    f["error"] = hide_paths(f["error"], self._roots(job_dir))
+            record.update(status="failed" if failed else "done", report=report,
                           error=f"{len(failed)} file(s) failed" if failed else None)
         except Exception as exc:  # the record says why; the job never takes the replica down
-            record.update(status="failed", error=f"{type(exc).__name__}: {exc}")
+            record.update(status="failed", error=hide_paths(f"{type(exc).__name__}: {exc}", self._roots(job_dir)))
         finally:
             shutil.rmtree(job_dir, ignore_errors=True)  # the staged files stay; only the job's links go
             record["finished_at"] = _now()
             self._save(record)
             self.futures.pop(record["id"], None)
         return record
+
+    def _roots(self, job_dir: Path) -> dict:
+        """What job records show instead of server paths: a job's files by name, the rest under <data_dir>."""
+        return {"": str(job_dir) + "/", "<data_dir>": self.cfg.storage.data_dir, "<models_home>": self.cfg.models.home}
 
     def _patiently(self, write):
         """Run ``write``; while another process holds the single-writer lock, retry up to ``lock_wait_s``."""

@@ -102,6 +102,25 @@ def chunk_document(
     return chunk_with_config(doc, tokenizer, config, verify=verify)
 
 
+def has_text(doc: ParsedDocument) -> bool:
+    """Whether :func:`chunk_with_config` would make at least one chunk of ``doc``: some section holds a
+    sentence (a document of headings only has none). Checked on uploads before anything is staged.
+
+    >>> from pipelines.parse import parse_bytes
+    >>> has_text(parse_bytes(b"# Title\\n\\n## Part\\n", path="a.md", doc_id="a"))
+    False
+    >>> has_text(parse_bytes(b"# Title\\n\\nSome text.\\n", path="a.md", doc_id="a"))
+    True
+    """
+    text = doc.text
+    for section in doc.sections:  # the spans chunk_with_config splits into sentences
+        a = min(max(section.start, 0), len(text))
+        b = min(max(section.end, a), len(text))
+        if split_sentences(text[a:b]):
+            return True
+    return False
+
+
 def chunk_with_config(
     doc: ParsedDocument, tokenizer: Tokenizer, config: ChunkingConfig, *, verify: bool = False
 ) -> list[Chunk]:

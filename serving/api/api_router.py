@@ -13,10 +13,12 @@ import json
 from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, StreamingResponse
+from starlette.exceptions import HTTPException
 
 from ray.exceptions import ActorUnavailableError, RayActorError
 from ray.serve.exceptions import DeploymentUnavailableError, ReplicaUnavailableError
 
+from cluster.redact import hide_paths, hide_paths_in
 from cluster.telemetry.metrics import query_metrics
 from serving.api.auth import install_security
 from serving.api.documents import router as documents_router
@@ -147,11 +149,22 @@ async def readyz(request: Request) -> dict[str, str]:
     return {"status": "ready", **stages}
 
 
-def _error(status: int, message: str, detail: object | None = None) -> JSONResponse:
+def _roots(request: Request | None) -> dict:
+    """What error messages show instead of server paths (:func:`cluster.redact.hide_paths`)."""
+    service = getattr(request.app.state, "service", None) if request is not None else None
+    cfg = getattr(service, "cfg", None)
+    return {"<data_dir>": cfg.storage.data_dir, "<models_home>": cfg.models.home} if cfg is not None else {}
+
+
+def _error(status: int, message: str, detail: object | None = None, request: Request | None = None,
+           headers: dict[str, str] | None = None) -> JSONResponse:
+    """The API's error body, ``{"error", "detail"}``, with no absolute server path in it."""
     metrics = query_metrics()
     if metrics is not None:
         metrics.errors.inc(tags={"status": str(status) if status < 500 else ("internal" if status == 500 else str(status))})
-    return JSONResponse(status_code=status, content={"error": message, "detail": detail})
+    roots = _roots(request)
+    return JSONResponse(status_code=status, headers=headers,
+                        content={"error": hide_paths(message, roots), "detail": hide_paths_in(detail, roots)})
 
 
 def _root_cause(exc: BaseException) -> BaseException:
@@ -159,17 +172,38 @@ def _root_cause(exc: BaseException) -> BaseException:
     return getattr(exc, "cause", None) or exc
 
 
+def _body_error(exc: HTTPException) -> str:
+    """FastAPI's 400 for a JSON body it could not read, said plainly."""
+    cause = exc.__cause__
+    if isinstance(cause, UnicodeDecodeError):
+        return "the request body is not valid UTF-8 JSON"
+    if isinstance(cause, RecursionError):
+        return "the request body's JSON nests too deeply"
+    return "the request body could not be read as JSON"
+
+
 def install_error_handlers(app: FastAPI) -> None:
+    """Every error answers in the API's shape, ``{"error", "detail"}``: FastAPI's validation errors,
+    Starlette's HTTP errors (a body that cannot be parsed, an unknown route or method), the services'
+    errors and anything unexpected (500)."""
+
     @app.exception_handler(RequestValidationError)
-    async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
         problems = [{"field": ".".join(str(p) for p in e["loc"] if p != "body"), "message": e["msg"]} for e in exc.errors()]
         summary = "; ".join(f"{p['field'] or 'body'}: {p['message']}" for p in problems)
-        return _error(422, f"invalid request: {summary}", problems)
+        return _error(422, f"invalid request: {summary}", problems, request)
+
+    @app.exception_handler(HTTPException)
+    async def _http(request: Request, exc: HTTPException) -> JSONResponse:
+        message = str(exc.detail)
+        if exc.status_code == 400 and message == "There was an error parsing the body":
+            message = _body_error(exc)
+        return _error(exc.status_code, message, None, request, getattr(exc, "headers", None))
 
     def handler(status: int, prefix: str = ""):
-        async def handle(_: Request, exc: Exception) -> JSONResponse:
+        async def handle(request: Request, exc: Exception) -> JSONResponse:
             cause = _root_cause(exc)
-            return _error(status, prefix + str(cause))
+            return _error(status, prefix + str(cause), None, request)
         return handle
 
     app.add_exception_handler(LimitError, handler(422))
@@ -178,35 +212,32 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(IndexNotReady, handler(503, "not ready: "))
 
     @app.exception_handler(OverloadedError)
-    async def _overloaded(_: Request, exc: OverloadedError) -> JSONResponse:
-        response = _error(429, str(exc))
-        response.headers["Retry-After"] = str(exc.retry_after_s)
-        return response
+    async def _overloaded(request: Request, exc: OverloadedError) -> JSONResponse:
+        return _error(429, str(exc), None, request, {"Retry-After": str(exc.retry_after_s)})
 
-    async def _replica_lost(_: Request, exc: Exception) -> JSONResponse:
+    async def _replica_lost(request: Request, exc: Exception) -> JSONResponse:
         # a stage's replica died or cannot be reached; Serve replaces it: retry, not an internal error
-        response = _error(503, f"a replica was lost and is restarting; retry shortly ({type(exc).__name__})")
-        response.headers["Retry-After"] = "1"
-        return response
+        return _error(503, f"a replica was lost and is restarting; retry shortly ({type(exc).__name__})", None,
+                      request, {"Retry-After": "1"})
 
     for kind in REPLICA_LOST:
         app.add_exception_handler(kind, _replica_lost)
 
     @app.exception_handler(asyncio.TimeoutError)
-    async def _timeout(_: Request, exc: Exception) -> JSONResponse:
-        return _error(504, str(exc) or "the request took longer than serve.request_timeout_s")
+    async def _timeout(request: Request, exc: Exception) -> JSONResponse:
+        return _error(504, str(exc) or "the request took longer than serve.request_timeout_s", None, request)
 
     @app.exception_handler(Exception)
-    async def _failed(_: Request, exc: Exception) -> JSONResponse:
+    async def _failed(request: Request, exc: Exception) -> JSONResponse:
         cause = _root_cause(exc)
         for kind, status in ((LimitError, 422), (NotFound, 404), (UnknownFilterTarget, 404), (IndexNotReady, 503)):
             if isinstance(cause, kind):
-                return _error(status, str(cause))
+                return _error(status, str(cause), None, request)
         if isinstance(cause, OverloadedError):
-            return await _overloaded(_, cause)
+            return await _overloaded(request, cause)
         if isinstance(cause, REPLICA_LOST):
-            return await _replica_lost(_, cause)
-        return _error(500, f"internal error: {type(cause).__name__}: {cause}")
+            return await _replica_lost(request, cause)
+        return _error(500, f"internal error: {type(cause).__name__}: {cause}", None, request)
 
 
 def build_fastapi_app() -> FastAPI:

@@ -17,8 +17,9 @@ from pydantic import BaseModel, Field
 from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException
 
-from pipelines.uploads import DocumentNotFound, IngestJobs, Upload, UploadRejected, WriterBusy, safe_name
-from serving.api.auth import BodyTooLarge, error_response
+from cluster.redact import hide_paths, hide_paths_in
+from pipelines.uploads import DocumentNotFound, IngestJobs, Upload, UploadRejected, WriterBusy, base_name
+from serving.api.auth import BodyTimeout, BodyTooLarge, error_response
 from serving.api.tenancy import request_tenant
 from serving.index.handle import IndexNotReady
 from serving.protocol import ErrorResponse
@@ -69,8 +70,17 @@ def _jobs(request: Request) -> IngestJobs:
     return jobs
 
 
-def _refused(status: int, message: str, detail: object | None = None, headers: dict | None = None) -> JSONResponse:
-    return error_response(status, message, headers, detail)
+def _roots(request: Request) -> dict:
+    """What error messages show instead of server paths (:func:`cluster.redact.hide_paths`)."""
+    service = getattr(request.app.state, "service", None)
+    cfg = getattr(service, "cfg", None)
+    return {"<data_dir>": cfg.storage.data_dir, "<models_home>": cfg.models.home} if cfg is not None else {}
+
+
+def _refused(request: Request, status: int, message: str, detail: object | None = None,
+             headers: dict | None = None) -> JSONResponse:
+    roots = _roots(request)
+    return error_response(status, hide_paths(message, roots), headers, hide_paths_in(detail, roots))
 
 
 @router.post("/v1/documents", status_code=202, response_model=IngestJob, responses=ERRORS, tags=["documents"])
@@ -82,14 +92,20 @@ async def upload_documents(request: Request, source: str | None = Query(None, ma
     the whole request with 4xx and nothing is written. Same name and bytes again: ``unchanged``."""
     jobs = _jobs(request)
     if not request.headers.get("content-type", "").lower().startswith("multipart/form-data"):
-        return _refused(415, "send the files as multipart/form-data (e.g. curl -F file=@notes.md)")
+        return _refused(request, 415, "send the files as multipart/form-data (e.g. curl -F file=@notes.md)")
     cfg = jobs.cfg
     try:
         form = await request.form(max_files=cfg.serve.max_upload_files, max_fields=16)
-    except BodyTooLarge:
+    except (BodyTooLarge, BodyTimeout):  # answered 413 / 408 by their own handlers
         raise
     except HTTPException as exc:
-        return _refused(400, f"malformed multipart body: {exc.detail}")
+        if str(exc.detail).startswith("Too many files"):  # starlette stops reading at the limit
+            limit = cfg.serve.max_upload_files
+            return _refused(request, 413, f"more than {limit} files in one upload; the limit is {limit} "
+                                          "(serve.max_upload_files)")
+        if str(exc.detail).startswith("Too many fields"):
+            return _refused(request, 413, "more than 16 form fields besides the files in one upload")
+        return _refused(request, 400, f"malformed multipart body: {exc.detail}")
     try:
         uploads = []
         for _, value in form.multi_items():
@@ -99,10 +115,10 @@ async def upload_documents(request: Request, source: str | None = Query(None, ma
                     raise UploadRejected(413, f"upload rejected, nothing was ingested: {value.filename}: too_large "
                                               f"({message})",
                                          [{"file": value.filename, "reason": "too_large", "message": message}])
-                uploads.append(Upload(safe_name(value.filename), await value.read()))
+                uploads.append(Upload(base_name(value.filename), await value.read()))
         record = await asyncio.to_thread(jobs.submit, request_tenant(request), source, uploads)
     except UploadRejected as exc:
-        return _refused(exc.status, str(exc), exc.problems or None)
+        return _refused(request, exc.status, str(exc), exc.problems or None)
     finally:
         await form.close()
     headers = {"Location": f"/v1/ingests/{record['id']}"}
@@ -119,7 +135,7 @@ async def ingest_status(ingest_id: str, request: Request):
     """An upload's ingest job: status, per-file outcome and the ingest report."""
     record = await asyncio.to_thread(_jobs(request).get, ingest_id, request_tenant(request))
     if record is None:
-        return _refused(404, f"no ingest {ingest_id!r}")
+        return _refused(request, 404, f"no ingest {ingest_id!r}")
     return record
 
 
@@ -130,8 +146,8 @@ async def delete_document(doc_id: str, request: Request):
     try:
         return await asyncio.to_thread(_jobs(request).delete, doc_id, request_tenant(request))
     except DocumentNotFound as exc:
-        return _refused(404, str(exc))
+        return _refused(request, 404, str(exc))
     except WriterBusy as exc:
-        return _refused(409, str(exc), headers={"Retry-After": "5"})
+        return _refused(request, 409, str(exc), headers={"Retry-After": "5"})
     except UploadRejected as exc:
-        return _refused(exc.status, str(exc))
+        return _refused(request, exc.status, str(exc))

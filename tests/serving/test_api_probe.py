@@ -87,7 +87,7 @@ def make_client(data_dir: Path, **serve) -> TestClient:
     cfg = load_config(storage={"data_dir": str(data_dir)}, serve={"refresh_interval_s": 3600, **serve})
     app = build_fastapi_app()
     app.state.service = SearchService(cfg, _Stages(cfg), IndexHandle(cfg))
-    return TestClient(app)
+    return TestClient(app, raise_server_exceptions=False)  # a 500 is answered, as by uvicorn
 
 
 # -- 2. reads by id see the latest committed version -----------------------------------------------
@@ -120,3 +120,85 @@ def test_reads_by_id_see_a_delete_and_a_new_document_at_once(tmp_path, installed
     for _ in range(3):
         assert client.get("/v1/documents/doc-b").status_code == 200
     assert len(refreshes) <= 1, refreshes
+
+
+# -- 3. uploads: names in bytes, all or nothing, no server paths -------------------------------------
+GOOD = b"# Relay\n\nThe relay rotates its signing keys every ninety days.\n"
+
+
+@pytest.fixture()
+def no_jobs(monkeypatch):
+    """Upload jobs that are never run (these tests check what happens before a job starts)."""
+    from pipelines.uploads import IngestJobs
+
+    monkeypatch.setattr(IngestJobs, "_run", lambda self, record, job_dir: record)
+
+
+def _nothing_written(data_dir: Path) -> None:
+    jobs = data_dir / "uploads" / ".jobs"
+    assert not jobs.exists() or not any(jobs.iterdir()), list(jobs.iterdir())
+    assert not (data_dir / "ingests").exists() or not any((data_dir / "ingests").iterdir())
+
+
+def _no_server_path(reply, data_dir: Path) -> None:
+    assert set(reply.json()) == {"error", "detail"}, reply.text
+    for path in {str(data_dir), str(data_dir.resolve()), str(Path.home())}:
+        assert path not in reply.text, reply.text
+
+
+def test_a_long_utf8_name_rejects_the_whole_upload_by_its_byte_length(tmp_path, no_jobs):
+    """203 characters, 403 bytes: 422 naming the limit in bytes; the good file of the request is not staged."""
+    client = make_client(tmp_path)
+    long_name = "é" * 200 + ".md"
+    reply = client.post("/v1/documents", files=[("file", ("first.md", GOOD)), ("file", (long_name, GOOD))])
+    assert reply.status_code == 422, reply.text
+    _no_server_path(reply, tmp_path)
+    assert [p["reason"] for p in reply.json()["detail"]] == ["bad_name"]
+    assert "403 bytes" in reply.json()["detail"][0]["message"] and "255" in reply.json()["detail"][0]["message"]
+    assert not (tmp_path / "uploads" / "default" / "uploads" / "first.md").exists()
+    _nothing_written(tmp_path)
+    at_limit = "é" * 125 + ".md"  # 253 bytes: taken
+    assert client.post("/v1/documents", files={"file": (at_limit, GOOD)}).status_code == 202
+    assert (tmp_path / "uploads" / "default" / "uploads" / at_limit).read_bytes() == GOOD
+
+
+def test_a_failed_staging_puts_back_what_the_request_wrote(tmp_path, no_jobs):
+    """The second file cannot be staged (a folder has its name): the first, which replaced an older
+    version, is put back; no job folder and no job record remain; the 500 shows no server path."""
+    client = make_client(tmp_path)
+    staged = tmp_path / "uploads" / "default" / "uploads"
+    staged.mkdir(parents=True)
+    (staged / "a.md").write_bytes(b"# Old\n\nThe older version of a.\n")
+    (staged / "b.md").mkdir()
+    reply = client.post("/v1/documents", files=[("file", ("a.md", GOOD)), ("file", ("b.md", GOOD))])
+    assert reply.status_code == 500, reply.text
+    _no_server_path(reply, tmp_path)
+    assert (staged / "a.md").read_bytes() == b"# Old\n\nThe older version of a.\n"
+    assert (staged / "b.md").is_dir() and sorted(p.name for p in staged.iterdir()) == ["a.md", "b.md"]
+    _nothing_written(tmp_path)
+
+
+def test_upload_limits_and_heading_only_files_are_refused_up_front(tmp_path, no_jobs):
+    client = make_client(tmp_path)
+    many = [("file", (f"f{i}.md", b"# F\n\nSome text.\n")) for i in range(101)]
+    reply = client.post("/v1/documents", files=many)
+    assert reply.status_code == 413 and "serve.max_upload_files" in reply.json()["error"], reply.text
+    headings = client.post("/v1/documents", files={"file": ("outline.md", b"# Title\n\n## Part one\n\n## Part two\n")})
+    assert headings.status_code == 422, headings.text
+    assert headings.json()["detail"][0]["reason"] == "empty"
+    _nothing_written(tmp_path)
+
+
+# -- 6. every error in the API's shape -----------------------------------------------------------------
+@pytest.mark.parametrize("method, path, body, status", [
+    ("post", "/v1/search", b'{"query": "caf\xe9"}', 400),  # not UTF-8
+    ("post", "/v1/search", b'{"query": "x", "filters": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", 400),  # too deep
+    ("post", "/v1/search", b"{not json", 422),
+    ("get", "/v1/no-such-route", None, 404),
+    ("put", "/v1/search", b"{}", 405),
+], ids=["not-utf8", "too-deep", "not-json", "unknown-route", "wrong-method"])
+def test_every_error_has_the_api_shape(tmp_path, method, path, body, status):
+    client = make_client(tmp_path, max_body_bytes=1_000_000)
+    reply = client.request(method.upper(), path, content=body, headers={"content-type": "application/json"})
+    assert reply.status_code == status, reply.text
+    assert set(reply.json()) == {"error", "detail"} and reply.json()["error"], reply.text
