@@ -42,7 +42,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from cluster.config import StrataConfig
-from cluster.redact import hide_paths, hide_paths_in
+from cluster.redact import hide_paths, hide_paths_in, public_source
 from cluster.tenants import tenant_config, validate_tenant
 from pipelines.chunk.chunker import has_text
 from pipelines.parse import ParseError, ParserCrash, parse_bytes
@@ -380,7 +380,7 @@ class IngestJobs:
                     self.uploads_dir / tenant / row["source"]).resolve():
                 with contextlib.suppress(FileNotFoundError):
                     staged.unlink()
-            return {"doc_id": doc_id, "deleted": True, "path": row["path"], "source": row["source"]}
+            return {"doc_id": doc_id, "deleted": True, "path": row["path"], "source": public_source(row["source"])}
         finally:
             self.writer.release()
 

@@ -20,6 +20,7 @@ from ray.serve.exceptions import DeploymentUnavailableError, ReplicaUnavailableE
 
 from cluster.redact import hide_paths, hide_paths_in
 from cluster.telemetry.metrics import query_metrics
+from cluster.tenants import DEFAULT_TENANT
 from serving.api.auth import install_security
 from serving.api.documents import router as documents_router
 from serving.api.tenancy import request_tenant
@@ -135,9 +136,13 @@ async def healthz() -> dict[str, str]:
 
 
 @router.get("/readyz", responses={503: {"model": ErrorResponse}}, tags=["ops"])
-async def readyz(request: Request) -> dict[str, str]:
-    """Readiness: the index is open and every stage (embedder, retriever, reranker, expander, LLM) answers."""
-    stages = await asyncio.wait_for(_service(request).ready(), timeout=10)
+async def readyz(request: Request):
+    """Readiness: every stage (embedder, retriever, reranker, expander, LLM) answers and at least one
+    tenant's index can be served; ``tenants`` gives each tenant's status (``ready``, ``no index``,
+    ``unavailable``). 503 while no tenant has an index, with the same per-tenant status in ``detail``."""
+    service = _service(request)
+    stages = await asyncio.wait_for(service.ready(), timeout=10)
+    tenants = await asyncio.wait_for(asyncio.to_thread(service.tenants), timeout=10)
     answers = getattr(request.app.state, "answers", None)
     if answers is None:
         stages["answers"] = "off"
@@ -146,7 +151,12 @@ async def readyz(request: Request) -> dict[str, str]:
     else:
         stages["answers"] = "llm"
         stages["llm"] = await asyncio.wait_for(answers.llm.ready(), timeout=10)
-    return {"status": "ready", **stages}
+    if not any(t["status"] == "ready" for t in tenants.values()):
+        return _error(503, "not ready: no index at any tenant yet: run `strata ingest PATH` (`--tenant T` for a "
+                           "named tenant) first", {"tenants": tenants, **stages}, request)
+    default = tenants.get(DEFAULT_TENANT, {})
+    version = {"index_version": default["index_version"]} if "index_version" in default else {}
+    return hide_paths_in({"status": "ready", **version, **stages, "tenants": tenants}, _roots(request))
 
 
 def _roots(request: Request | None) -> dict:

@@ -10,7 +10,6 @@ import asyncio
 from ray import serve
 
 from cluster.config import StrataConfig
-from cluster.tenants import DEFAULT_TENANT
 from serving.expansion.awareness import AwarenessExpander, ExpansionResult
 from serving.index.handle import IndexHandle
 
@@ -31,4 +30,4 @@ class AwarenessExpanderDeployment:
                                        settings)
 
     async def ready(self) -> str:
-        return await asyncio.to_thread(self.index.version, DEFAULT_TENANT)
+        return await asyncio.to_thread(self.index.probe)

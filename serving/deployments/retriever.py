@@ -12,7 +12,6 @@ import asyncio
 from ray import serve
 
 from cluster.config import StrataConfig
-from cluster.tenants import DEFAULT_TENANT
 from serving.index.handle import IndexHandle
 from serving.services.stages import CrossEncoderJudge, RetrievedRows, retrieve_rows
 
@@ -31,4 +30,4 @@ class HybridRetrieverDeployment:
                                        tenant=tenant)
 
     async def ready(self) -> str:
-        return await asyncio.to_thread(self.index.version, DEFAULT_TENANT)
+        return await asyncio.to_thread(self.index.probe)

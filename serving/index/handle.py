@@ -81,6 +81,14 @@ class IndexHandle:
         self._seen_versions[tenant] = version
         return version
 
+    def probe(self) -> str:
+        """A replica's readiness: the default tenant's index version, or ``"up"`` when the default tenant
+        has no index (a deployment serving named tenants only; their indexes open on first use)."""
+        try:
+            return self.version(DEFAULT_TENANT)
+        except IndexNotReady:
+            return "up"
+
     def open_tenants(self) -> list[str]:
         with self._lock:
             return list(self._views)

@@ -24,6 +24,7 @@ import pyarrow as pa
 from cluster.config import StrataConfig
 from cluster.models.manifest import ModelManifest
 from cluster.models.registry import resolve_embedder
+from cluster.redact import public_source
 from cluster.store.bm25 import Bm25Index, ShardedBm25, open_bm25
 from cluster.store.lance_store import LanceStore, sql_in
 from cluster.store.schema import CHUNKS, DOCUMENTS, SECTIONS
@@ -52,6 +53,7 @@ class IndexView:
         self._checked = time.monotonic()
         self._folders = self._version_folders()
         self._stamp: tuple | None = None
+        self._sources: tuple[str, list[str]] | None = None
         self._version = self._read_version()
         self.changes = 0
 
@@ -171,9 +173,26 @@ class IndexView:
         rows = self._rows(SECTIONS, ["text"], sql_in("section_id", [section_id]))
         return rows[0]["text"] if rows else ""
 
+    def sources(self) -> list[str]:
+        """The documents' source labels as stored (read once per index version)."""
+        cached = self._sources
+        if cached is None or cached[0] != self._version:
+            column = self.store.scan(DOCUMENTS, ["source"]).column("source").to_pylist()
+            cached = self._sources = (self._version, sorted({s for s in column if s}))
+        return cached[1]
+
+    def stored_sources(self, labels: Iterable[str]) -> list[str]:
+        """The stored labels that ``labels`` name: each label itself, and the ingested folders that
+        responses show by their name (:func:`cluster.redact.public_source`; a source given to
+        ``strata ingest`` as an absolute path: ``corpus`` names ``/data/corpus``)."""
+        labels = list(dict.fromkeys(labels))
+        named = {label for label in labels if not label.startswith("/")}
+        extra = [s for s in self.sources() if s not in named and public_source(s) in named] if named else []
+        return labels + extra
+
     def documents(self, *, offset: int = 0, limit: int = 100, source: str | None = None) -> tuple[int, list[dict]]:
         """(total, one page of documents ordered by path)."""
-        where = sql_in("source", [source]) if source else None
+        where = sql_in("source", self.stored_sources([source])) if source else None
         table = self.store.scan(DOCUMENTS, DOCUMENT_COLUMNS, where=where)
         table = table.sort_by([("path", "ascending"), ("doc_id", "ascending")])
         return table.num_rows, table.slice(offset, limit).to_pylist()
@@ -183,7 +202,7 @@ class IndexView:
         return rows[0] if rows else None
 
     def doc_ids_of_sources(self, sources: list[str]) -> list[str]:
-        table: pa.Table = self.store.scan(DOCUMENTS, ["doc_id"], where=sql_in("source", sources))
+        table: pa.Table = self.store.scan(DOCUMENTS, ["doc_id"], where=sql_in("source", self.stored_sources(sources)))
         return table.column("doc_id").to_pylist()
 
     def section_facet(self, section_id: str) -> str | None:

@@ -19,12 +19,14 @@ from contextlib import contextmanager
 from cluster.config import StrataConfig
 from cluster.telemetry.metrics import query_metrics
 from cluster.telemetry.tracing import span
-from cluster.tenants import DEFAULT_TENANT
+from cluster.redact import public_source
+from cluster.store.lance_store import LanceStore
+from cluster.tenants import DEFAULT_TENANT, list_tenants, tenant_config
 from serving.analysis import QueryPlan, analyse_query
 from serving.analysis.llm import LLMHints
 from serving.cache import LruCache
 from serving.expansion.awareness import ExpansionSettings
-from serving.index.handle import IndexHandle
+from serving.index.handle import IndexHandle, IndexNotReady
 from serving.protocol import (
     ContextRequest,
     ContextResponse,
@@ -79,7 +81,7 @@ def _node(row: dict) -> SectionNode:
 
 def _document_info(row: dict) -> DocumentInfo:
     ingested = row.get("ingested_at")
-    return DocumentInfo(doc_id=row["doc_id"], source=row["source"] or "", path=row["path"] or "",
+    return DocumentInfo(doc_id=row["doc_id"], source=public_source(row["source"]), path=row["path"] or "",
                         title=row["title"] or "", format=row["format"] or "", n_sections=row["n_sections"] or 0,
                         n_chunks=row["n_chunks"] or 0, n_tokens=row["n_tokens"] or 0,
                         ingested_at=ingested.isoformat() if ingested is not None else None)
@@ -168,7 +170,7 @@ class SearchService:
             row = rows.get(c.chunk_id)
             if row is None:
                 continue
-            hits.append(SearchHit(rank=rank, chunk_id=c.chunk_id, doc_id=c.doc_id, source=row["source"] or "",
+            hits.append(SearchHit(rank=rank, chunk_id=c.chunk_id, doc_id=c.doc_id, source=public_source(row["source"]),
                                   path=row["path"], title=row["title"] or "", section_id=row["section_id"],
                                   section_path=row["section_path"] or "", ordinal=row["ordinal"], start=row["start"],
                                   end=row["end"], n_tokens=row["n_tokens"], text=row["text"], score=c.score,
@@ -216,7 +218,8 @@ class SearchService:
         for p in expanded.passages:
             meta = {**{k: docs.get(p.doc_id, {}).get(k) for k in ("source", "path", "title")}, **p.meta}
             passages.append(Passage(
-                passage_id=p.passage_id, doc_id=p.doc_id, source=meta.get("source") or "", path=meta.get("path") or "",
+                passage_id=p.passage_id, doc_id=p.doc_id, source=public_source(meta.get("source")),
+                path=meta.get("path") or "",
                 title=meta.get("title") or "", section_id=p.section_id, section_path=meta.get("section_path") or "",
                 start=p.start, end=p.end, n_tokens=p.n_tokens, chunk_ids=p.chunk_ids, text=p.text, score=p.score,
                 reasons=[Reason(**r) for r in p.reasons]))
@@ -277,5 +280,25 @@ class SearchService:
                              text=view.section_text(section_id), chunk_ids=[c["chunk_id"] for c in chunks])
 
     async def ready(self) -> dict[str, str]:
-        """Raises if the index is missing or a stage is not up; otherwise what each stage reports."""
-        return {"index_version": self.index.version(DEFAULT_TENANT), **(await self.stages.ready())}
+        """What each stage reports (raises if one is not up). Which tenants can be served: :meth:`tenants`."""
+        return await self.stages.ready()
+
+    def tenants(self) -> dict[str, dict[str, str]]:
+        """Each tenant's index (``<data_dir>/tenants/*`` and the default tenant): ``{"status": "ready"}``
+        (with ``index_version`` once open here), ``"no index"`` (503 for its requests until an ingest
+        creates it) or ``"unavailable"`` (with the reason, e.g. an index of another embedder)."""
+        opened = set(self.index.open_tenants())
+        out: dict[str, dict[str, str]] = {}
+        for tenant in list_tenants(self.cfg.storage):
+            try:
+                if tenant in opened or tenant == DEFAULT_TENANT:
+                    out[tenant] = {"status": "ready", "index_version": self.index.version(tenant)}
+                elif LanceStore.exists(tenant_config(self.cfg, tenant).storage):
+                    out[tenant] = {"status": "ready"}  # opens on its first request
+                else:
+                    out[tenant] = {"status": "no index"}
+            except IndexNotReady:
+                out[tenant] = {"status": "no index"}
+            except Exception as exc:  # this tenant cannot be served; the others can
+                out[tenant] = {"status": "unavailable", "reason": f"{type(exc).__name__}: {exc}"}
+        return out

@@ -21,7 +21,6 @@ from typing import Protocol
 import numpy as np
 
 from cluster.config import StrataConfig
-from cluster.tenants import DEFAULT_TENANT
 from serving.analysis import QueryPlan
 from serving.expansion.awareness import AwarenessExpander, ExpansionResult, ExpansionSettings
 from serving.index.handle import IndexHandle
@@ -156,5 +155,5 @@ class LocalStages:
         return self.index.version(tenant)
 
     async def ready(self) -> dict[str, str]:
-        return {"index": self.index.version(DEFAULT_TENANT), "embedder": self.encoder.fingerprint,
+        return {"index": self.index.probe(), "embedder": self.encoder.fingerprint,
                 "reranker": self._reranker.name if self._reranker else ("on first use" if self.cfg.rerank.enabled else "off")}

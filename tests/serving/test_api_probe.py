@@ -47,7 +47,6 @@ def add_document(cfg, doc_id: str, *, tenant: str = "default", source: str = "no
     dim = manifest.dim
     store = LanceStore.open(cfg.storage, dim=dim, create=True)
     store.bind_embedder(manifest, action="test", models_home=cfg.models.home)
-    open_bm25(cfg.storage.bm25_path, create=True)
     path = path or f"{doc_id}.md"
     sid = f"{doc_id}-s0"
     store.add(CHUNKS, pa.Table.from_pylist([{
@@ -60,6 +59,12 @@ def add_document(cfg, doc_id: str, *, tenant: str = "default", source: str = "no
         "path": ["Relay"], "path_str": "Relay", "start": 0, "end": len(text), "n_tokens": 12, "n_chunks": 1,
         "text": text, "summary": text, "vector": _vector(dim, 2), "centroid": _vector(dim, 3)}],
         schema=sections_schema(dim)))
+    bm25 = open_bm25(cfg.storage.bm25_path, create=True)
+    bm25.open_writer()
+    bm25.add_chunks([{"chunk_id": f"{doc_id}-c0", "doc_id": doc_id, "title": "Relay", "section_path": "Relay",
+                      "section_facet": f"/{doc_id}", "text": text}])
+    bm25.commit()
+    bm25.close_writer()
     store.upsert_documents(pa.Table.from_pylist([{
         "doc_id": doc_id, "source": source, "path": path, "title": "Relay", "format": "markdown", "n_bytes": len(text),
         "mtime_ns": 1, "content_hash": "h", "n_sections": 1, "n_chunks": 1, "n_tokens": 12,
@@ -79,14 +84,17 @@ class _Stages:
         return {"embedder": "test"}
 
 
-def make_client(data_dir: Path, **serve) -> TestClient:
+def make_client(data_dir: Path, *, local: bool = False, **serve) -> TestClient:
+    """The app over the search service; ``local``: with the real in-process stages (the query encoder)."""
     from serving.api.api_router import build_fastapi_app
     from serving.index.handle import IndexHandle
     from serving.services.search import SearchService
+    from serving.services.stages import LocalStages
 
     cfg = load_config(storage={"data_dir": str(data_dir)}, serve={"refresh_interval_s": 3600, **serve})
     app = build_fastapi_app()
-    app.state.service = SearchService(cfg, _Stages(cfg), IndexHandle(cfg))
+    stages = LocalStages(cfg) if local else _Stages(cfg)
+    app.state.service = SearchService(cfg, stages, stages.index if local else IndexHandle(cfg))
     return TestClient(app, raise_server_exceptions=False)  # a 500 is answered, as by uvicorn
 
 
@@ -187,6 +195,60 @@ def test_upload_limits_and_heading_only_files_are_refused_up_front(tmp_path, no_
     assert headings.status_code == 422, headings.text
     assert headings.json()["detail"][0]["reason"] == "empty"
     _nothing_written(tmp_path)
+
+
+# -- 4. readiness per tenant; no server paths in responses ----------------------------------------------
+def test_readyz_is_ready_when_only_a_named_tenant_has_an_index(tmp_path, installed_models):
+    from cluster.security.keys import KeyStore
+
+    client = make_client(tmp_path, local=True)
+    missing = client.get("/readyz")
+    assert missing.status_code == 503, missing.text
+    _no_server_path(missing, tmp_path)
+    assert missing.json()["detail"]["tenants"] == {"default": {"status": "no index"}}
+    assert "strata ingest" in missing.json()["error"]
+
+    cfg = load_config(storage={"data_dir": str(tmp_path)})
+    add_document(cfg, "doc-acme", tenant="acme")
+    ready = client.get("/readyz")
+    assert ready.status_code == 200, ready.text
+    body = ready.json()
+    assert body["status"] == "ready" and body["embedder"].startswith("all-minilm")
+    assert body["tenants"]["acme"]["status"] == "ready" and body["tenants"]["default"] == {"status": "no index"}
+
+    _, acme = KeyStore(tmp_path).create("acme", ["search"])
+    _, other = KeyStore(tmp_path).create("default", ["search"])
+    query = {"query": "How often does the relay rotate its signing keys?", "mode": "bm25"}
+    served = client.post("/v1/search", json=query, headers={"Authorization": f"Bearer {acme}"})
+    assert served.status_code == 200 and served.json()["hits"][0]["doc_id"] == "doc-acme", served.text
+    refused = client.post("/v1/search", json=query, headers={"Authorization": f"Bearer {other}"})
+    assert refused.status_code == 503 and "strata ingest" in refused.json()["error"], refused.text
+    _no_server_path(refused, tmp_path)
+    assert str(tmp_path) not in client.get("/readyz").text
+
+
+def test_cli_ingested_sources_show_relative_to_the_ingested_root(tmp_path, installed_models):
+    """``strata ingest /abs/corpus`` labels its documents with the absolute folder: responses show the
+    folder's name (and paths relative to it); that name works as a source filter too."""
+    cfg = load_config(storage={"data_dir": str(tmp_path / "index")})
+    corpus = tmp_path / "corpus"
+    add_document(cfg, "doc-c", source=str(corpus), path="guide/relay.md")
+    add_document(cfg, "doc-u", source="uploads", path="other.md", text="Kettles boil water for tea.")
+    client = make_client(tmp_path / "index", local=True)
+
+    one = client.get("/v1/documents/doc-c").json()
+    assert (one["source"], one["path"]) == ("corpus", "guide/relay.md"), one
+    listed = client.get("/v1/documents", params={"source": "corpus"}).json()
+    assert [d["doc_id"] for d in listed["documents"]] == ["doc-c"] and listed["documents"][0]["source"] == "corpus"
+    assert client.get("/v1/documents", params={"source": str(corpus)}).json()["total"] == 1  # the stored label too
+    query = {"query": "relay signing keys", "mode": "bm25", "filters": {"sources": ["corpus"]}, "use_cache": False}
+    for route, items in (("/v1/search", "hits"), ("/v1/context", "passages")):
+        reply = client.post(route, json=query)
+        assert reply.status_code == 200, reply.text
+        found = reply.json()[items]
+        assert found and {(h["source"], h["path"]) for h in found} == {("corpus", "guide/relay.md")}, found
+        assert str(tmp_path) not in reply.text
+    assert str(tmp_path) not in client.get("/v1/documents").text
 
 
 # -- 6. every error in the API's shape -----------------------------------------------------------------
