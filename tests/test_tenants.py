@@ -158,33 +158,33 @@ def test_result_and_embedding_caches_are_keyed_by_tenant(tenants):
 
 @pytest.fixture(scope="module")
 def client(tenants):
-    """The HTTP routes over in-process services. The test tenant comes from a header through
-    ``request.state.tenant``, where the auth dependency puts the API key's tenant."""
+    """The HTTP routes over in-process services, with the security middleware and a real API key per
+    tenant (search and answer scopes): the key names the tenant, as in production."""
     from fastapi.testclient import TestClient
 
+    from cluster.security.keys import KeyStore
     from serving.api.api_router import build_fastapi_app
     from serving.services.answer import AnswerService
     from serving.services.local import SearchPipeline
 
     cfg, _, _ = tenants
+    store = KeyStore(cfg.storage.data_dir)
+    for tenant in (A, B, DEFAULT_TENANT):
+        _KEYS[tenant] = store.create(tenant, ["search", "answer"])[1]
     pipe = SearchPipeline(cfg)
     app = build_fastapi_app()
     app.state.service = pipe.service
     app.state.answers = AnswerService(cfg, pipe.service)
-
-    @app.middleware("http")
-    async def tenant_from_header(request, call_next):
-        if "x-test-tenant" in request.headers:
-            request.state.tenant = request.headers["x-test-tenant"]
-        return await call_next(request)
-
     with TestClient(app) as http:
         yield http
     pipe.close()
 
 
+_KEYS: dict[str, str] = {}
+
+
 def _as(tenant: str) -> dict[str, str]:
-    return {"x-test-tenant": tenant}
+    return {"Authorization": f"Bearer {_KEYS[tenant]}"}
 
 
 def test_http_routes_are_isolated(tenants, client):
@@ -222,9 +222,12 @@ def test_http_routes_are_isolated(tenants, client):
     assert not first["cached"] and again["cached"] and not other["cached"]
     assert {h["doc_id"] for h in other["hits"]} <= set(ids_b.values())
     assert any("beta" in h["text"] for h in other["hits"]) and not any("beta" in h["text"] for h in first["hits"])
-    # no tenant on the request: the default tenant, which has no index here
-    reply = client.post("/v1/search", json=cached_body)
+    # no key: refused; the default tenant's key: its own index, which does not exist here
+    assert client.post("/v1/search", json=cached_body).status_code == 401
+    reply = client.post("/v1/search", json=cached_body, headers=_as(DEFAULT_TENANT))
     assert reply.status_code == 503 and "run `strata ingest" in reply.json()["error"]
+    for path in ("/v1/documents", f"/v1/documents/{shared}", f"/v1/sections/{section_b}"):
+        assert client.get(path, headers=_as(DEFAULT_TENANT)).status_code in (404, 503)
 
 
 def test_answers_are_built_from_the_requesting_tenants_documents(tenants, client):
@@ -255,9 +258,13 @@ def test_answers_are_built_from_the_requesting_tenants_documents(tenants, client
                                             "use_cache": False}, headers=_as(B))
     assert reply.status_code == 200, reply.text
     answer = reply.json()
-    assert all(c["document_id"] in _docs(cfg, B) for c in answer["citations"])
-    if not answer["refused"]:
-        assert MARK[B] in answer["answer"]
+    assert answer["refused"] is False and MARK[B] in answer["answer"], answer
+    assert answer["citations"] and all(c["document_id"] in _docs(cfg, B) for c in answer["citations"])
+    # alpha asking the same question cannot reach beta's notes: no citation of beta, no beta marker
+    reply = client.post("/v1/answer", json={"question": f"When must the {MARK[B]} valve never be opened?",
+                                            "use_cache": False}, headers=_as(A))
+    assert reply.status_code == 200 and MARK[B] not in reply.json()["answer"]
+    assert all(c["document_id"] in _docs(cfg, A) for c in reply.json()["citations"])
 
 
 def test_cli_stats_search_and_delete_per_tenant(tenants):
