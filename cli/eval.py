@@ -102,4 +102,7 @@ def eval_answers(ctx: click.Context, qa_file: str, out_dir: str | None, max_ques
                f"answer rate {fmt(m['answer_rate'])}, refusal accuracy {fmt(m['refusal_accuracy'])}, "
                f"citation precision {fmt(m['citation_precision'])}, latency p50 {fmt(m['latency_ms_p50'])} ms "
                f"p95 {fmt(m['latency_ms_p95'])} ms")
+    if m.get("n_truncated") or m.get("n_errors"):
+        click.echo(f"{m.get('n_truncated', 0)} question(s) over the question limit, asked truncated at a word "
+                   f"boundary and scored; {m['n_errors']} error(s), scored 0; the report names each with its reason")
     click.echo("report: " + ", ".join(str(p) for p in paths.values()))

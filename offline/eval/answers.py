@@ -21,6 +21,8 @@ Metrics (``AnswerReport.metrics``; ``None`` where the denominator is empty):
   evidence that cite at least one evidence passage; ``uncited_answers`` — answered questions with no
   citation at all.
 * ``latency_ms_p50`` / ``_p95`` / ``_mean`` — wall time of ``answer_fn`` per question.
+* ``n_truncated`` — questions over ``max_question_chars`` (the service's ``retrieval.max_query_chars``),
+  asked truncated at a word boundary and scored like any other; each carries the reason in ``truncated``.
 
 >>> from offline.eval.qa_format import Evidence, QAExample
 >>> qa = [QAExample("q1", "Which flag?", ("EPOLLET",), True, (Evidence("man7/epoll.7.gz", "DESCRIPTION"),)),
@@ -35,6 +37,7 @@ Metrics (``AnswerReport.metrics``; ``None`` where the denominator is empty):
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from collections import Counter
@@ -52,6 +55,7 @@ from offline.eval.answer_metrics import (
     strip_citation_markers,
     token_f1,
 )
+from offline.eval.left_out import truncate_at_word, truncation_note
 from offline.eval.qa_format import QAExample
 
 __all__ = ["AnswerLike", "AnswerReport", "QuestionResult", "SimpleAnswer", "SimpleCitation", "evaluate_answers",
@@ -111,6 +115,7 @@ class QuestionResult:
     verdict: str | None = None
     refusal_reason: str | None = None
     error: str | None = None
+    truncated: str | None = None  # why and how the question was shortened before it was asked
 
     @property
     def answered(self) -> bool:
@@ -174,6 +179,7 @@ def summarize(results: Sequence[QuestionResult]) -> dict[str, Any]:
     metrics: dict[str, Any] = {
         "n_questions": len(results), "n_answerable": len(answerable), "n_unanswerable": len(unanswerable),
         "n_answered": len(answered), "n_errors": sum(1 for r in results if r.error is not None),
+        "n_truncated": sum(1 for r in results if r.truncated),
         "exact_match": _mean([r.exact_match for r in answerable]),
         "token_f1": _mean([r.token_f1 for r in answerable]),
         "contains": _mean([r.contains for r in answerable]),
@@ -197,20 +203,32 @@ def summarize(results: Sequence[QuestionResult]) -> dict[str, Any]:
 def evaluate_answers(examples: Iterable[QAExample], answer_fn: Callable[[QAExample], AnswerLike], *,
                      on_result: Callable[[QuestionResult], None] | None = None,
                      clock: Callable[[], float] = time.perf_counter,
-                     meta: dict[str, Any] | None = None) -> AnswerReport:
+                     meta: dict[str, Any] | None = None,
+                     max_question_chars: int | None = None) -> AnswerReport:
     """Answer every example with ``answer_fn`` (one at a time), score it and aggregate.
 
     An exception from ``answer_fn`` is recorded on that question (it counts as neither an answer
-    nor a refusal) and the run goes on.
+    nor a refusal) and the run goes on. A question over ``max_question_chars`` is handed to
+    ``answer_fn`` truncated at a word boundary, scored as usual and marked ``truncated``.
+
+    >>> r = evaluate_answers([QAExample("q", "say x " * 5, ("x",), True)],
+    ...                      lambda ex: SimpleAnswer(ex.question, "x", False), max_question_chars=16)
+    >>> r.results[0].answer, r.results[0].truncated, r.metrics["n_truncated"]
+    ('say x say x say', 'question is 30 characters; the limit is 16: truncated at a word boundary to 15 characters', 1)
     """
     results: list[QuestionResult] = []
     for example in examples:
+        asked, note = example, None
+        if max_question_chars is not None and len(example.question) > max_question_chars:
+            asked = dataclasses.replace(example, question=truncate_at_word(example.question, max_question_chars))
+            note = truncation_note(len(example.question), len(asked.question), max_question_chars, "question")
         t0 = clock()
         try:
-            response, error = answer_fn(example), None
+            response, error = answer_fn(asked), None
         except Exception as exc:  # noqa: BLE001 — one failing question must not end the evaluation
             response, error = None, f"{type(exc).__name__}: {exc}"
         result = score_answer(example, response, (clock() - t0) * 1000, error)
+        result.truncated = note
         results.append(result)
         if on_result is not None:
             on_result(result)
@@ -225,6 +243,7 @@ _SUMMARY_ROWS = [
     ("citation_precision_micro", "citation precision (micro)"), ("evidence_cited_rate", "evidence cited"),
     ("uncited_answers", "answers without citations"), ("latency_ms_p50", "latency p50 (ms)"),
     ("latency_ms_p95", "latency p95 (ms)"), ("n_errors", "errors"),
+    ("n_truncated", "questions truncated to the limit"),
 ]
 
 
@@ -256,10 +275,16 @@ def render_markdown(report: AnswerReport) -> str:
     out += [f"| {label} | {_fmt(m.get(key))} |" for key, label in _SUMMARY_ROWS]
     if m.get("verdicts"):
         out += ["", "verification verdicts: " + ", ".join(f"{k} {v}" for k, v in sorted(m["verdicts"].items()))]
+    truncated = [r for r in report.results if r.truncated]
+    if truncated:
+        out += ["", f"{len(truncated)} question{'s' * (len(truncated) != 1)} over the question limit, asked "
+                "truncated at a word boundary and scored like the others:", ""]
+        out += [f"- {_cell(r.id)}: {r.truncated}" for r in truncated]
     out += ["", "| id | answerable | outcome | answer | gold | EM | F1 | cites (evidence) | ms |",
             "|---|---|---|---|---|---|---|---|---|"]
     for r in report.results:
         outcome = "error" if r.error else ("refused" if r.refused else "answered")
+        outcome += " (truncated)" if r.truncated else ""
         shown = r.error or (r.refusal_reason if r.refused else (r.answer_value or strip_citation_markers(r.answer)))
         out.append(f"| {_cell(r.id)} | {'yes' if r.answerable else 'no'} | {outcome} | {_cell(shown)} | "
                    f"{_cell(' / '.join(r.golds), 40)} | {r.exact_match:.0f} | {r.token_f1:.2f} | "

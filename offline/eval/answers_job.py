@@ -3,7 +3,10 @@
     strata eval answers bench/data/answers-dev.jsonl --out /tmp/answers   # in-process AnswerPipeline
     strata eval answers bench/data/answers-dev.jsonl --url http://127.0.0.1:8000   # a running app
 
-Every question is asked with ``use_cache=false`` (the answer cache would hide the real latency).
+Every question is asked with ``use_cache=false`` (the answer cache would hide the real latency). A
+question over ``retrieval.max_query_chars`` (the service's limit; with ``--url``, this configuration's
+value) is asked truncated at a word boundary, and the report counts and names it (``n_truncated``,
+each result's ``truncated``) instead of the whole run, or that question, failing on the limit.
 
 >>> # report, paths = run_answer_eval(cfg, Path("bench/data/answers-dev.jsonl"), max_questions=5)
 >>> # report.metrics["exact_match"], paths["markdown"]
@@ -65,7 +68,8 @@ def _line(result: QuestionResult, position: int, total: int) -> str:
         shown = (result.answer_value or result.answer or "").replace("\n", " ")[:60]
         outcome = f"EM {result.exact_match:.0f} F1 {result.token_f1:.2f} cites {result.n_evidence_citations}/" \
                   f"{result.n_citations}: {shown}"
-    return f"[{position}/{total}] {result.id}: {outcome} ({result.latency_ms:.0f} ms)"
+    note = f"; {result.truncated}" if result.truncated else ""
+    return f"[{position}/{total}] {result.id}: {outcome} ({result.latency_ms:.0f} ms{note})"
 
 
 def run_answer_eval(cfg: StrataConfig, qa_path: Path, *, out_dir: Path | None = None,
@@ -92,13 +96,18 @@ def run_answer_eval(cfg: StrataConfig, qa_path: Path, *, out_dir: Path | None = 
         return pipeline.answer(AnswerRequest(question=example.question, use_cache=False))
 
     counter = iter(range(1, len(examples) + 1))
-    say(f"{len(examples)} questions from {qa_path}")
+    limit = cfg.retrieval.max_query_chars
+    over = [e.id for e in examples if len(e.question) > limit]
+    say(f"{len(examples)} questions from {qa_path}"
+        + (f"; {len(over)} over the {limit}-character limit, asked truncated at a word boundary: "
+           + ", ".join(over[:5]) + (", …" if len(over) > 5 else "") if over else ""))
     started = time.strftime("%Y-%m-%dT%H:%M:%S")
     try:
         report = evaluate_answers(examples, answer, on_result=lambda r: say(_line(r, next(counter), len(examples))),
                                   meta={"qa_file": str(qa_path), "started": started, "max_questions": max_questions,
                                         "data_dir": str(cfg.storage.data_dir), "url": url, "tenant": tenant,
-                                        "writer": _writer_settings(cfg)})
+                                        "writer": _writer_settings(cfg), "max_question_chars": limit},
+                                  max_question_chars=limit)
     finally:
         if owned and hasattr(pipeline, "close"):
             pipeline.close()

@@ -55,6 +55,9 @@ def markdown_report(ev: RetrievalEvaluation, png_name: str | None = "report.png"
     name = ds.get("name", "dataset")
     lines = [f"# Retrieval evaluation — {name} ({ds.get('split', '?')} split)", ""]
     described = [f"{ds['queries']} judged queries ({ds['judgments']} judgments)"]
+    if ds.get("queries_selected") is not None and ds["queries_selected"] != ds["queries"]:
+        described[0] = f"{ds['queries']} of {ds['queries_selected']} selected judged queries evaluated " \
+                       f"({ds['judgments']} judgments; see *Left out*)"
     if ds.get("queries_file"):
         described.append(f"ids from `{ds['queries_file']}`")
     if ds.get("corpus_docs") is not None:
@@ -65,6 +68,8 @@ def markdown_report(ev: RetrievalEvaluation, png_name: str | None = "report.png"
               "Every query runs through the in-process `SearchPipeline` (the serving code path). A document "
               "scores as its best chunk; `context` configurations rank the documents of the `/v1/context` "
               f"pack in pack order (budget {meta.get('context_budget_tokens')} tokens).", ""]
+    if ds.get("left_out") is not None:
+        lines += left_out_section(ds["left_out"], ds["queries"])
     header = ["configuration", "endpoint", *MAIN_METRICS, "docs/query", "ms p50", "stages that ran"]
     rows = []
     for r in ev.results:
@@ -102,6 +107,60 @@ def markdown_report(ev: RetrievalEvaluation, png_name: str | None = "report.png"
     if png_name:
         lines += [f"![metrics per configuration and sweeps]({png_name})", ""]
     return "\n".join(lines)
+
+
+_LISTED = 50  # rows per left-out table in report.md (report.json has every one)
+
+
+def _listed(rows: Sequence[Sequence[str]], header: Sequence[str]) -> list[str]:
+    out = _table(header, rows[:_LISTED])
+    if len(rows) > _LISTED:
+        out.append(f"\n… and {len(rows) - _LISTED} more (all of them in report.json).")
+    return out + [""]
+
+
+def left_out_section(left: dict, evaluated: int) -> list[str]:
+    """``## Left out``: corpus documents not in the index and queries truncated or not evaluated, each
+    with its reason, and the counts the metrics rest on.
+
+    >>> print("\\n".join(left_out_section({"counts": {"corpus_docs": 3, "documents_left_out": 0,
+    ...     "queries_selected": 2, "queries_evaluated": 2}, "query_limit": 2000}, 2)))
+    ## Left out
+    <BLANKLINE>
+    Nothing: all 3 corpus documents are in the index and all 2 selected queries were evaluated as given.
+    <BLANKLINE>
+    """
+    c = left.get("counts", {})
+    docs, truncated = left.get("documents", []), left.get("queries_truncated", [])
+    empty, orphaned = left.get("queries_skipped_empty", []), left.get("queries_judged_documents_left_out", [])
+    partly = left.get("queries_some_judged_documents_left_out", [])
+    lines = ["## Left out", ""]
+    if not (docs or truncated or empty or orphaned or partly):
+        return lines + [f"Nothing: all {c.get('corpus_docs', '?')} corpus documents are in the index and all "
+                        f"{c.get('queries_selected', evaluated)} selected queries were evaluated as given.", ""]
+    lines += [f"The metrics are over the **{evaluated} evaluated queries** (of {c.get('queries_selected', '?')} "
+              f"selected). Corpus: {c.get('documents_indexed', '?')} of {c.get('corpus_docs', '?')} documents "
+              f"in the index, {len(docs)} left out. Queries: {len(truncated)} truncated (and evaluated), "
+              f"{len(empty)} skipped for having no text, {len(orphaned)} not evaluated because all their judged "
+              f"documents were left out, {len(partly)} evaluated with some of their judged documents left out "
+              "(those judgments stay in the ideal ranking).", ""]
+    if docs:
+        lines += [f"**Corpus documents not in the index ({len(docs)})**", ""]
+        lines += _listed([[f"`{d['id']}`", f"`{d['file']}`", d["reason"], d.get("detail", "")] for d in docs],
+                         ["corpus id", "file", "reason", "detail"])
+    if truncated:
+        lines += [f"**Queries truncated to the {left.get('query_limit')}-character limit at a word boundary "
+                  f"({len(truncated)})**", ""]
+        lines += _listed([[f"`{q['id']}`", str(q["chars"]), str(q["kept_chars"])] for q in truncated],
+                         ["query", "characters", "characters asked"])
+    if empty or orphaned:
+        lines += [f"**Queries not evaluated ({len(empty) + len(orphaned)})**", ""]
+        lines += _listed([[f"`{q['id']}`", q["reason"]] for q in [*empty, *orphaned]], ["query", "reason"])
+    if partly:
+        lines += [f"**Evaluated queries with some judged documents left out ({len(partly)})**", ""]
+        lines += _listed([[f"`{q['id']}`", str(q["judged"]), ", ".join(f"`{d}`" for d in q["left_out"])]
+                          for q in partly], ["query", "judged documents", "left out"])
+    return lines
 
 
 def _log_ticks(ax, values: Sequence[int]) -> None:

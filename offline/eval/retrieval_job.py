@@ -10,6 +10,13 @@ Layout under ``storage.data_dir``: corpus files in ``<data_dir>/beir/<source>/co
 with ``corpus_dir``), report in ``<data_dir>/eval/<source>-<split>`` (override with ``out_dir``).
 The documents are ingested with the source label ``source`` (default: the data set directory's
 name), and only hits of that label map back to corpus ids.
+
+Real data has documents the pipeline cannot index (empty, binary …) and queries over the query
+limit: the job evaluates what it can and says what it left out (:mod:`offline.eval.left_out`). A
+corpus document not in the index afterwards is listed with the ingest's reason; a query over
+``retrieval.max_query_chars`` is truncated at a word boundary and evaluated; a query with no text,
+or whose judged documents were all left out, is not evaluated. The metrics are over the evaluated
+queries; ``dataset["left_out"]`` of the report holds the counts and every item with its reason.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ from typing import Any
 from cluster.config import StrataConfig
 from offline.eval.beir import BeirDataset, corpus_paths, load_beir, read_id_list, write_corpus_files
 from offline.eval.configs import resolve_configs
+from offline.eval.left_out import describe_left_out, documents_left_out, failure_reasons, plan_queries
 from offline.eval.metrics import judged_queries
 from offline.eval.report import write_report
 from offline.eval.retrieval import (
@@ -89,14 +97,42 @@ def select_queries(ds: BeirDataset, wanted: Sequence[str] | None = None, max_que
     return ids[:max_queries] if max_queries is not None else ids
 
 
-def ingest_corpus(cfg: StrataConfig, corpus_dir: Path, source: str, tenant: str = "default") -> dict[str, Any]:
+def ingest_corpus(cfg: StrataConfig, corpus_dir: Path, source: str, tenant: str = "default", *,
+                  keep_going: bool = False) -> dict[str, Any]:
     """Ingest ``corpus_dir`` into ``tenant``'s index with the normal pipeline (idempotent: unchanged files
-    are skipped); an embedded Ray started here is shut down afterwards. A summary dict."""
-    from pipelines.ingest import ingest_complete
+    are skipped); an embedded Ray started here is shut down afterwards. A summary dict.
 
-    report = ingest_complete(cfg, corpus_dir, source=source, tenant=tenant)
+    A file that fails to ingest raises ``RuntimeError``, unless ``keep_going``: then the summary's
+    ``failed`` lists each such file as ``[path, reason, detail]`` and the rest is ingested."""
+    if not keep_going:
+        from pipelines.ingest import ingest_complete
+
+        report = ingest_complete(cfg, corpus_dir, source=source, tenant=tenant)
+    else:
+        import ray
+
+        from cluster.runtime import stop_ray
+        from pipelines.ingest import run_ingest
+
+        started_ray = not ray.is_initialized()
+        try:
+            report = run_ingest(cfg, corpus_dir, source=source, tenant=tenant)
+        finally:
+            if started_ray:
+                stop_ray()
     return {"new": report.new, "updated": report.updated, "unchanged": report.unchanged,
-            "chunks_written": report.chunks, "elapsed_s": round(report.elapsed_s, 1), "totals": report.totals}
+            "chunks_written": report.chunks, "elapsed_s": round(report.elapsed_s, 1), "totals": report.totals,
+            "failed": [list(f) for f in report.failed]}
+
+
+def indexed_paths(cfg: StrataConfig, source: str, tenant: str = "default") -> list[str]:
+    """The paths of ``tenant``'s indexed documents with the source label ``source``."""
+    from cluster.store.lance_store import sql_in
+    from cluster.store.schema import DOCUMENTS
+    from serving.index.handle import IndexHandle
+
+    view = IndexHandle(cfg).get(tenant)
+    return view.store.scan(DOCUMENTS, ["path"], where=sql_in("source", [source])).column("path").to_pylist()
 
 
 def run_retrieval_job(cfg: StrataConfig, job: RetrievalJob, *, progress: Progress | None = None,
@@ -113,26 +149,46 @@ def run_retrieval_job(cfg: StrataConfig, job: RetrievalJob, *, progress: Progres
     ids = select_queries(ds, wanted, job.max_queries, origin=origin)
     source = job.source_label()
     ingest_summary = None
+    failures: dict[str, tuple[str, str]] = {}
     if job.ingest:
         corpus_dir = job.corpus_location(cfg)
         mapping = write_corpus_files(ds.corpus, corpus_dir)
         say(f"corpus: {len(mapping)} files in {corpus_dir}; ingesting into {cfg.storage.data_dir} (source {source!r})")
-        ingest_summary = ingest_corpus(cfg, corpus_dir, source, job.tenant)
+        ingest_summary = ingest_corpus(cfg, corpus_dir, source, job.tenant, keep_going=True)
+        failures = failure_reasons(ingest_summary["failed"], corpus_dir)
         say(f"ingest: {ingest_summary['new']} new, {ingest_summary['updated']} updated, "
-            f"{ingest_summary['unchanged']} unchanged ({ingest_summary['elapsed_s']}s)")
+            f"{ingest_summary['unchanged']} unchanged, {len(ingest_summary['failed'])} failed "
+            f"({ingest_summary['elapsed_s']}s)")
     else:
         mapping = corpus_paths(ds.corpus)
+    left_docs = documents_left_out(mapping, indexed_paths(cfg, source, job.tenant), failures, ingested=job.ingest)
+    limit = cfg.retrieval.max_query_chars
+    plan = plan_queries({q: ds.queries[q] for q in ids}, {q: ds.qrels[q] for q in ids}, limit=limit,
+                        left_out_docs=left_docs)
+    left_out = {"counts": {"corpus_docs": len(ds.corpus), "documents_indexed": len(ds.corpus) - len(left_docs),
+                           "documents_left_out": len(left_docs), **plan.counts()},
+                "query_limit": limit, "documents": list(left_docs.values()), "queries_truncated": plan.truncated,
+                "queries_skipped_empty": plan.skipped_empty,
+                "queries_judged_documents_left_out": plan.judged_left_out,
+                "queries_some_judged_documents_left_out": plan.partly_left_out}
+    for line in describe_left_out(left_out, len(ds.corpus)):
+        say(line)
     dataset = {"name": Path(job.beir_dir).resolve().name, "path": str(job.beir_dir), "split": ds.split,
                "source": source, "corpus_docs": len(ds.corpus),
                "queries_file": str(job.queries_file) if job.queries_file else None,
-               "max_queries": job.max_queries, "ingest": ingest_summary, "tenant": job.tenant}
+               "max_queries": job.max_queries, "ingest": ingest_summary, "tenant": job.tenant,
+               "queries_selected": len(ids), "left_out": left_out}
+    if not plan.queries:
+        raise ValueError(f"none of the {len(ids)} selected queries can be evaluated: "
+                         + "; ".join(describe_left_out(left_out, len(ds.corpus))))
+    ids = list(plan.queries)
     say(f"evaluating {len(ids)} queries × {len(configs)} configurations"
         + (f", top_k sweep {list(job.top_k_sweep)}" if job.top_k_sweep else "")
         + (f", bm25_weight sweep {list(job.bm25_weights)}" if job.bm25_weights else ""))
     pool = PipelinePool(cfg, tenant=job.tenant)
     try:
         evaluation = evaluate_retrieval(
-            pool, {q: ds.queries[q] for q in ids}, {q: ds.qrels[q] for q in ids}, configs,
+            pool, plan.queries, plan.qrels, configs,
             DocumentMap(mapping, source),
             sweep=Sweep(top_k=tuple(job.top_k_sweep), bm25_weights=tuple(job.bm25_weights), configs=swept),
             base_request=job.base_request or BASE_REQUEST, context_budget=job.context_budget, dataset=dataset,
