@@ -16,7 +16,7 @@ from support import REPO, SAMPLES, make_config
 from cluster.store.bm25 import open_bm25
 from cluster.store.journal import IngestJournal
 from cluster.store.lance_store import LanceStore
-from cluster.store.schema import CHUNKS
+from cluster.store.schema import CHUNKS, DOCUMENTS
 from pipelines.ingest import run_ingest
 
 
@@ -25,6 +25,14 @@ def _chunk_rows(cfg) -> int:
         return LanceStore.open(cfg.storage, dim=384).table(CHUNKS).count_rows()
     except Exception:
         return 0
+
+
+def _complete_docs(cfg) -> set[str]:
+    """The documents whose ``documents`` row (written last: it marks a document complete) is committed."""
+    try:
+        return set(LanceStore.open(cfg.storage, dim=384).scan(DOCUMENTS, ["doc_id"]).column("doc_id").to_pylist())
+    except Exception:
+        return set()
 
 
 #: The two writers (``ingest.writer``): the driver writes every row (the CPU default), or workers
@@ -54,7 +62,7 @@ def test_kill_mid_ingest_then_resume_matches_uninterrupted(tmp_path, sample_inde
         deadline = time.monotonic() + 300
         while time.monotonic() < deadline and proc.poll() is None:
             rows = _chunk_rows(cfg)
-            if 0 < rows < reference_report.chunks * 0.8:
+            if 0 < rows < reference_report.chunks * 0.8 and _complete_docs(cfg):
                 os.killpg(proc.pid, signal.SIGKILL)  # the writer process dies mid-ingest, no cleanup
                 killed_at = rows
                 break
@@ -64,9 +72,13 @@ def test_kill_mid_ingest_then_resume_matches_uninterrupted(tmp_path, sample_inde
         if killed_at is not None or _chunk_rows(cfg) > 0:
             break
     assert killed_at is not None, "the ingest was not killed mid-way: " + output
+    done_before = _complete_docs(cfg)
 
     report = run_ingest(cfg, SAMPLES, source="samples")  # resume in this process
     assert report.failed == []
+    # a resume, not a rebuild: what was complete before the kill is skipped, only the rest is ingested
+    assert done_before and report.unchanged == len(done_before), (len(done_before), report)
+    assert report.new + report.updated == reference_report.new - len(done_before), report
     assert open_bm25(cfg.storage.bm25_path).shards == settings.get("bm25_shards", 1)
     resumed, reference = snapshot(cfg), snapshot(reference_cfg)
     assert_consistent(resumed)
