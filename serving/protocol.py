@@ -2,9 +2,17 @@
 
 Limits that depend on configuration (query length, ``top_k``, filter sizes) are checked by
 :func:`check_limits`, so a request that is well-formed but too large gets a 422 naming the limit.
+Request models are strict: ``"top_k": "5"`` or ``true``, ``"rerank": "yes"`` get a 422 naming the field
+instead of being coerced (a number where a number is asked for; an integer is a number, too).
 
 >>> SearchRequest(query="what is a virtual environment", top_k=5).mode
 'auto'
+>>> from pydantic import ValidationError
+>>> try:
+...     SearchRequest.model_validate({"query": "venv", "top_k": "5"})
+... except ValidationError as exc:
+...     print(exc.errors()[0]["loc"], exc.errors()[0]["msg"])
+('top_k',) Input should be a valid integer
 """
 
 from __future__ import annotations
@@ -23,7 +31,7 @@ ExpansionMode = Literal["window", "heading", "section"]
 class Filters(BaseModel):
     """Restrict retrieval to documents, sources or a section subtree (all given filters must hold)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     doc_ids: list[str] | None = Field(None, description="only these documents")
     sources: list[str] | None = Field(None, description="only documents ingested with these source labels")
@@ -46,7 +54,7 @@ class Filters(BaseModel):
 class SearchRequest(BaseModel):
     """``POST /v1/search``: ranked chunks."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     query: str = Field(..., min_length=1, description="the question or keywords")
     top_k: int = Field(10, ge=1, description="hits to return")
@@ -229,7 +237,7 @@ class SectionDetail(BaseModel):
 class AnswerRequest(BaseModel):
     """``POST /v1/answer``: a question answered from the corpus with checked citations, or refused."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     question: str = Field(..., min_length=1, description="the question")
     top_k: int | None = Field(None, ge=1, description="direct hits seeding the context (default: answer.top_k)")

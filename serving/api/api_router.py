@@ -23,7 +23,7 @@ from cluster.telemetry.metrics import query_metrics
 from cluster.tenants import DEFAULT_TENANT
 from serving.api.auth import install_security
 from serving.api.documents import router as documents_router
-from serving.api.tenancy import request_tenant
+from serving.api.tenancy import SECURED, request_tenant
 from serving.index.handle import IndexNotReady
 from serving.protocol import (
     AnswerRequest,
@@ -65,13 +65,15 @@ async def _timed(request: Request, coro):
         raise TimeoutError(f"the request took longer than serve.request_timeout_s ({limit:g} s)") from None
 
 
-@router.post("/v1/search", response_model=SearchResponse, responses=ERRORS, tags=["query"])
+@router.post("/v1/search", response_model=SearchResponse, responses=ERRORS, tags=["query"],
+             dependencies=SECURED)
 async def search(body: SearchRequest, request: Request) -> SearchResponse:
     """Ranked chunks with per-stage scores, the route taken and per-stage timings."""
     return await _timed(request, _service(request).search(body, tenant=request_tenant(request)))
 
 
-@router.post("/v1/context", response_model=ContextResponse, responses=ERRORS, tags=["query"])
+@router.post("/v1/context", response_model=ContextResponse, responses=ERRORS, tags=["query"],
+             dependencies=SECURED)
 async def context(body: ContextRequest, request: Request) -> ContextResponse:
     """An expanded, deduplicated, budgeted context pack (passages say why they are there)."""
     return await _timed(request, _service(request).context(body, tenant=request_tenant(request)))
@@ -88,7 +90,8 @@ def _sse(kind: str, data: dict) -> str:
     return f"event: {kind}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
 
 
-@router.post("/v1/answer", response_model=AnswerResponse, responses=ANSWER_ERRORS, tags=["answer"])
+@router.post("/v1/answer", response_model=AnswerResponse, responses=ANSWER_ERRORS, tags=["answer"],
+             dependencies=SECURED)
 async def answer(body: AnswerRequest, request: Request):
     """A cited, verified answer from the corpus, or a refusal when the corpus does not support one.
 
@@ -110,20 +113,23 @@ async def answer(body: AnswerRequest, request: Request):
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
-@router.get("/v1/documents", response_model=DocumentList, responses=ERRORS, tags=["navigate"])
+@router.get("/v1/documents", response_model=DocumentList, responses=ERRORS, tags=["navigate"],
+             dependencies=SECURED)
 async def documents(request: Request, offset: int = Query(0, ge=0), limit: int = Query(100, ge=1, le=1000),
                     source: str | None = Query(None, max_length=1024)) -> DocumentList:
     """Ingested documents, ordered by path (paged)."""
     return await _service(request).documents(offset=offset, limit=limit, source=source, tenant=request_tenant(request))
 
 
-@router.get("/v1/documents/{doc_id}", response_model=DocumentDetail, responses=ERRORS, tags=["navigate"])
+@router.get("/v1/documents/{doc_id}", response_model=DocumentDetail, responses=ERRORS, tags=["navigate"],
+             dependencies=SECURED)
 async def document(doc_id: str, request: Request) -> DocumentDetail:
     """One document with its section tree."""
     return await _service(request).document(doc_id, tenant=request_tenant(request))
 
 
-@router.get("/v1/sections/{section_id}", response_model=SectionDetail, responses=ERRORS, tags=["navigate"])
+@router.get("/v1/sections/{section_id}", response_model=SectionDetail, responses=ERRORS, tags=["navigate"],
+             dependencies=SECURED)
 async def section(section_id: str, request: Request) -> SectionDetail:
     """A section with its ancestors, parent, children, siblings, text and chunk ids."""
     return await _service(request).section(section_id, tenant=request_tenant(request))

@@ -20,11 +20,11 @@ from starlette.exceptions import HTTPException
 from cluster.redact import hide_paths, hide_paths_in
 from pipelines.uploads import DocumentNotFound, IngestJobs, Upload, UploadRejected, WriterBusy, base_name
 from serving.api.auth import BodyTimeout, BodyTooLarge, error_response
-from serving.api.tenancy import request_tenant
+from serving.api.tenancy import SECURED, request_tenant
 from serving.index.handle import IndexNotReady
 from serving.protocol import ErrorResponse
 
-router = APIRouter()
+router = APIRouter(dependencies=SECURED)  # every route here is under /v1
 ERRORS = {s: {"model": ErrorResponse} for s in (400, 401, 403, 404, 409, 413, 415, 422, 503)}
 
 

@@ -16,7 +16,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from fastapi import Security
+from fastapi.security import HTTPBearer
+
 from cluster.tenants import DEFAULT_TENANT
+
+#: The API key as the OpenAPI document declares it (``components.securitySchemes.HTTPBearer``, on every
+#: ``/v1`` operation), so clients and generated SDKs send ``Authorization: Bearer <key>``. The check itself
+#: is :class:`serving.api.auth.SecurityMiddleware`'s, before any route runs; this only documents it.
+API_KEY = HTTPBearer(auto_error=False, description="an API key (`strata keys create`): `sk_strata_…`; "
+                                                   "needed once the index has keys (serve.auth)")
+SECURED = [Security(API_KEY)]
 
 
 def request_tenant(request: Any) -> str:

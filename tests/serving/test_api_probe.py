@@ -264,3 +264,28 @@ def test_every_error_has_the_api_shape(tmp_path, method, path, body, status):
     reply = client.request(method.upper(), path, content=body, headers={"content-type": "application/json"})
     assert reply.status_code == status, reply.text
     assert set(reply.json()) == {"error", "detail"} and reply.json()["error"], reply.text
+
+
+@pytest.mark.parametrize("path, body, field", [
+    ("/v1/search", {"query": "x", "top_k": "5"}, "top_k"),
+    ("/v1/search", {"query": "x", "top_k": True}, "top_k"),
+    ("/v1/search", {"query": "x", "rerank": "yes"}, "rerank"),
+    ("/v1/search", {"query": "x", "bm25_weight": "0.5"}, "bm25_weight"),
+    ("/v1/search", {"query": "x", "filters": {"doc_ids": [5]}}, "filters.doc_ids.0"),
+    ("/v1/context", {"query": "x", "budget_tokens": "500"}, "budget_tokens"),
+    ("/v1/answer", {"question": "x?", "stream": "true"}, "stream"),
+    ("/v1/answer", {"question": "x?", "top_k": 2.0}, "top_k"),
+])
+def test_request_fields_are_not_coerced(tmp_path, path, body, field):
+    reply = make_client(tmp_path).post(path, json=body)
+    assert reply.status_code == 422, reply.text
+    assert [p["field"] for p in reply.json()["detail"]] == [field], reply.json()
+
+
+def test_openapi_declares_the_bearer_scheme_on_every_v1_operation(tmp_path):
+    spec = make_client(tmp_path).get("/openapi.json").json()
+    assert spec["components"]["securitySchemes"]["HTTPBearer"]["scheme"] == "bearer"
+    for path, operations in spec["paths"].items():
+        for method, operation in operations.items():
+            secured = operation.get("security") == [{"HTTPBearer": []}]
+            assert secured == path.startswith("/v1/"), (method, path, operation.get("security"))
