@@ -443,6 +443,11 @@ class RayConfig(BaseModel):
     address: str | None = None
     num_cpus: int | None = None
     metrics_export_port: int | None = Field(None, description="Prometheus port of the embedded Ray's metrics agent")
+    node_ip_address: str | None = Field(
+        "127.0.0.1", description="the embedded Ray's node address: its metrics port (which has no authentication) "
+                                 "and its other ports listen there; the loopback default keeps them off the network "
+                                 "like the API's default host. Set the host's address (or None: Ray's choice) for "
+                                 "a Prometheus on another machine; a joined cluster (address) keeps its own")
 
 
 class TelemetryConfig(BaseModel):

@@ -5,9 +5,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import logging
 import os
+import tempfile
 import threading
 import time
 
@@ -129,6 +131,41 @@ def init_ray(settings: RayConfig, *, env: dict[str, str] | None = None, verbose:
             importer.join()
 
 
+_LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def _local_only() -> None:
+    """Keep the embedded Ray's node on loopback. Ray turns a loopback ``_node_ip_address`` into the host's
+    address unless Ray clusters are off (``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0``, read by this process's
+    ``ray_constants`` at import and by every process Ray starts); with the node on loopback its metrics
+    agent, which has no authentication, listens on 127.0.0.1 instead of every interface."""
+    import ray._private.ray_constants as ray_constants
+
+    os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
+    ray_constants.ENABLE_RAY_CLUSTER = False
+
+
+@contextlib.contextmanager
+def _neutral_cwd():
+    """Run ``ray.init`` from an empty directory of the user's (``~/.cache/strata/ray-cwd``, else a new
+    temporary one). Ray puts the driver's working directory on every worker's ``sys.path``: a stray
+    ``tantivy.py`` (or any ``.py``) where ``strata`` was started would shadow the real module inside the
+    workers and replicas. Strata's own packages are installed, so the workers need nothing from there.
+    The folder stays (the raylet and the workers it starts keep it as their working directory); the
+    driver is back in its own as soon as Ray is up."""
+    here = os.getcwd()
+    neutral = os.path.join(os.path.expanduser("~"), ".cache", "strata", "ray-cwd")
+    try:
+        os.makedirs(neutral, mode=0o700, exist_ok=True)
+    except OSError:
+        neutral = tempfile.mkdtemp(prefix="strata-ray-cwd-")
+    os.chdir(neutral)
+    try:
+        yield
+    finally:
+        os.chdir(here)
+
+
 def _start(settings: RayConfig, *, env: dict[str, str] | None, verbose: bool | None) -> None:
     if verbose is None:
         verbose = not logs.quiet()
@@ -138,7 +175,8 @@ def _start(settings: RayConfig, *, env: dict[str, str] | None, verbose: bool | N
     address = settings.address or os.environ.get("RAY_ADDRESS")
     if address:
         log.info("joining Ray cluster at %s", address)
-        context = ray.init(address=address, runtime_env=runtime_env, log_to_driver=verbose)
+        with _neutral_cwd():
+            context = ray.init(address=address, runtime_env=runtime_env, log_to_driver=verbose)
         _connected.update(here=True, embedded=False, verbose=verbose)
     else:
         patient_ray_start()
@@ -147,7 +185,12 @@ def _start(settings: RayConfig, *, env: dict[str, str] | None, verbose: bool | N
             kwargs["num_cpus"] = settings.num_cpus
         if settings.metrics_export_port is not None:
             kwargs["_metrics_export_port"] = settings.metrics_export_port
-        context = ray.init(**kwargs)
+        if settings.node_ip_address in _LOOPBACK:
+            _local_only()
+        elif settings.node_ip_address:
+            kwargs["_node_ip_address"] = settings.node_ip_address
+        with _neutral_cwd():
+            context = ray.init(**kwargs)
         _connected.update(here=True, embedded=True, verbose=verbose)
     logs.quiet_libraries()
     session_dir = (getattr(context, "address_info", None) or {}).get("session_dir")

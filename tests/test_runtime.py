@@ -70,3 +70,44 @@ def test_stop_ray_leaves_a_joined_cluster_running(ray_session):
     result = json.loads(out.stdout.strip().splitlines()[-1])
     assert result == {"nodes": 1, "initialized": False}
     assert ray_session.get(ray_session.put("still up")) == "still up"
+
+
+LAUNCH_DIR = """
+import json, socket, psutil, ray
+from cluster.config import RayConfig
+from cluster.runtime import init_ray, stop_ray
+with socket.socket() as s:
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+init_ray(RayConfig(metrics_export_port=port))  # the defaults otherwise: embedded, node address 127.0.0.1
+
+@ray.remote
+def where():
+    import os, sys, tantivy
+    return {"tantivy": getattr(tantivy, "__file__", ""), "shadowed": hasattr(tantivy, "SHADOW"), "cwd": os.getcwd()}
+
+seen = ray.get(where.remote())
+import time
+deadline = time.time() + 60
+listening = []
+while not listening and time.time() < deadline:
+    listening = sorted({c.laddr.ip for c in psutil.net_connections("tcp") if c.status == "LISTEN" and c.laddr.port == port})
+    time.sleep(0.5)
+stop_ray()
+print(json.dumps({**seen, "metrics_listen": listening}))
+"""
+
+
+def test_workers_never_import_from_the_launch_directory_and_metrics_stay_on_loopback(tmp_path):
+    """``strata`` started in a folder holding a ``tantivy.py``: the workers import the real tantivy (Ray
+    would put the launch directory on their path); the embedded Ray's metrics port (no authentication)
+    listens on loopback only, like the API's default host."""
+    launch = tmp_path / "launch"
+    launch.mkdir()
+    (launch / "tantivy.py").write_text("SHADOW = True\n")
+    out = subprocess.run([sys.executable, "-c", LAUNCH_DIR], cwd=launch, capture_output=True, text=True,
+                         timeout=300, env=_own_ray_env())
+    assert out.returncode == 0, out.stderr[-3000:]
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    assert not result["shadowed"] and "site-packages" in result["tantivy"], result
+    assert result["metrics_listen"] == ["127.0.0.1"], result
