@@ -98,7 +98,7 @@ class IngestConfig(BaseModel):
 
     include: list[str] = Field(
         default_factory=lambda: ["*.md", "*.markdown", "*.rst", "*.txt", "*.html", "*.htm", "*.gz", "*.pod", "*.pm",
-                                 "*.[1-9]", "*.[1-9]*", "*.man", "*.text", "*.xhtml"],
+                                 "*.[1-9]", "*.[1-9]*", "*.man", "*.text", "*.xhtml", "*.pdf"],
         description="file-name globs to ingest (matched on the base name)",
     )
     exclude: list[str] = Field(default_factory=lambda: [".*", "*~", "*.swp"])

@@ -22,6 +22,8 @@ class Chunk:
     chunk's position in the document; ``n_tokens`` counts embedder tokens of ``text`` (no
     special tokens); ``embed_text`` is what the embedder sees (a short context header with
     the document title and section path, then ``text``) and fits the model window.
+    ``first_page``/``last_page`` (1-based) are the pages the chunk's text lies on, for paged
+    formats (PDF); None otherwise.
     """
 
     chunk_id: str
@@ -35,6 +37,8 @@ class Chunk:
     header: str  # the context header ('' if none)
     n_tokens: int
     content_hash: str
+    first_page: int | None = None
+    last_page: int | None = None
 
     @property
     def embed_text(self) -> str:

@@ -341,6 +341,7 @@ def _emit(
     ordinal = len(out)
     content_hash = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
     key = f"{doc.doc_id}\x1f{ordinal}\x1f{content_hash}".encode("utf-8", "surrogatepass")
+    pages = doc.page_span(start, end)
     out.append(
         Chunk(
             chunk_id=hashlib.sha1(key).hexdigest()[:20],
@@ -354,6 +355,8 @@ def _emit(
             header=header,
             n_tokens=n_tokens,
             content_hash=content_hash,
+            first_page=pages[0] if pages else None,
+            last_page=pages[1] if pages else None,
         )
     )
 

@@ -15,9 +15,9 @@ import zlib
 
 from pipelines.parse.document import ParseError
 
-__all__ = ["decode_bytes", "gunzip_capped"]
+__all__ = ["decode_bytes", "gunzip_capped", "gunzip_head", "GZIP_MAGIC"]
 
-_GZIP_MAGIC = b"\x1f\x8b"
+GZIP_MAGIC = _GZIP_MAGIC = b"\x1f\x8b"
 _SNIFF = 8192
 # C0 controls that never occur in text (\t \n \v \f \r and ESC excluded), plus DEL.
 _BINARY_CTRL = bytes([*range(0x00, 0x09), *range(0x0E, 0x1B), *range(0x1C, 0x20), 0x7F])
@@ -64,6 +64,19 @@ def gunzip_capped(raw: bytes, *, max_bytes: int) -> bytes:
         if not rest.startswith(_GZIP_MAGIC):
             return bytes(out)
         data = rest
+
+
+def gunzip_head(raw: bytes, n: int) -> bytes:
+    """The first ``n`` decompressed bytes of gzip ``raw`` (what decompresses of them; b"" if corrupt),
+    to sniff a compressed file's format without inflating it all.
+
+    >>> import gzip; gunzip_head(gzip.compress(b"%PDF-1.4 rest"), 5)
+    b'%PDF-'
+    """
+    try:
+        return zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(raw, n)
+    except zlib.error:
+        return b""
 
 
 def _sniff_binary(raw: bytes) -> None:

@@ -7,6 +7,11 @@ from the content.
 'man'
 >>> detect_format("README", "Title\\n=====\\n\\nbody\\n")
 'rst'
+
+Binary formats are recognised by their magic bytes before any decoding (:func:`detect_binary`):
+
+>>> detect_binary(b"%PDF-1.7\\n"), detect_binary(b"plain text")
+('pdf', None)
 """
 
 from __future__ import annotations
@@ -14,9 +19,11 @@ from __future__ import annotations
 import posixpath
 import re
 
-__all__ = ["detect_format", "FORMATS", "split_ext"]
+__all__ = ["detect_format", "detect_binary", "FORMATS", "BINARY_FORMATS", "split_ext"]
 
-FORMATS = ("markdown", "rst", "html", "text", "man", "pod")
+FORMATS = ("markdown", "rst", "html", "text", "man", "pod", "pdf")
+#: Formats read from the raw bytes (by their magic bytes, whatever the file name), never decoded as text.
+BINARY_FORMATS = ("pdf",)
 
 _EXT = {
     ".md": "markdown", ".markdown": "markdown", ".mdown": "markdown", ".mkd": "markdown",
@@ -96,6 +103,13 @@ def _sniff(text: str) -> str:
     if rst_headings:
         return "rst"
     return "text"
+
+
+def detect_binary(head: bytes) -> str | None:
+    """A format of :data:`BINARY_FORMATS` when the file's leading bytes carry its magic, else None."""
+    from pipelines.parse.pdf import is_pdf
+
+    return "pdf" if is_pdf(head) else None
 
 
 def detect_format(path: str, text: str) -> str:

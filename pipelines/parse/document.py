@@ -12,6 +12,7 @@ subsection tree with stable ids.
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, field
 
 
@@ -57,18 +58,36 @@ class Section:
 
 @dataclass(slots=True)
 class ParsedDocument:
-    """A parsed document: normalized plain text and its section tree (root first, document order)."""
+    """A parsed document: normalized plain text and its section tree (root first, document order).
+
+    ``page_starts`` (paged formats: PDF) holds the offset in :attr:`text` where each page starts,
+    page 1 first; empty for formats without pages.
+
+    >>> doc = ParsedDocument("d", "T", "pdf", "one\\ntwo\\nthree", [], page_starts=[0, 4, 8])
+    >>> doc.page_span(0, 3), doc.page_span(4, 13), ParsedDocument("d", "T", "text", "x", []).page_span(0, 1)
+    ((1, 1), (2, 3), None)
+    """
 
     doc_id: str
     title: str
     format: str
     text: str
     sections: list[Section]
+    page_starts: list[int] = field(default_factory=list)
+
+    def page_span(self, start: int, end: int) -> tuple[int, int] | None:
+        """First and last page (1-based) of the text ``[start, end)``; None without pages."""
+        if not self.page_starts:
+            return None
+        first = max(1, bisect.bisect_right(self.page_starts, start))
+        last = max(first, bisect.bisect_right(self.page_starts, max(start, end - 1)))
+        return first, last
 
 
 class ParseError(ValueError):
     """Raised for input that cannot be ingested; ``reason`` is a short machine-friendly label
-    (``empty``, ``binary``, ``undecodable``, ``too_large``, ``malformed``, ``unsupported``)."""
+    (``empty``, ``binary``, ``undecodable``, ``too_large``, ``malformed``, ``unsupported``; for PDFs
+    ``encrypted``, ``corrupt``, ``no_text_layer``)."""
 
     def __init__(self, reason: str, detail: str = "") -> None:
         super().__init__(f"{reason}: {detail}" if detail else reason)

@@ -1,0 +1,655 @@
+"""PDF: text in reading order per page, headings from the outline or the fonts, page boundaries.
+
+Read with PDFium (pypdfium2, Apache-2.0/BSD-3-Clause), imported on the first PDF only. Per page,
+PDFium's text (content order, its own line breaks; a line-end hyphen it recognises comes as U+FFFE
+with the break removed) is cut into lines, and each line gets its position, font size and weight
+from a few of its characters. Then, over the whole document:
+
+- **running lines are dropped**: a line near the top or bottom edge whose text (digits folded)
+  repeats at that edge on several pages, a bare page number there, an edge line that carries the
+  page's printed number (the same offset from the page index as on most pages), and text repeated
+  at the same place on most pages (watermarks: all but the first);
+- **headings** come from the outline (bookmarks) when there is one: each entry is found on its
+  target page (its printed line, numbering allowed, up to three wrapped lines) and marks that line;
+  one not found is inserted where its destination points. Without an outline, lines set larger than
+  the body text (or wholly bold at its size) and short enough are headings, one level per size;
+- **hyphenation** at line ends is repaired (``exam-`` / ``ple`` → ``example``), unless the hyphenated
+  compound occurs elsewhere in the document;
+- a vertical gap, a jump up (a new column) or a change of size starts a paragraph (a blank line).
+
+Bad files raise :class:`ParseError`: ``encrypted`` (needs a password), ``corrupt`` (truncated before
+``%%EOF``, unreadable structure, a page that does not load), ``no_text_layer`` (scanned pages need
+OCR). :func:`parse` returns the text, the heading marks, a title and the offset where each page starts.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import re
+import threading
+from collections import Counter
+from dataclasses import dataclass
+
+from pipelines.parse.decode import normalize_text
+from pipelines.parse.document import Heading, ParseError
+from pipelines.parse.sections import LineBuilder, clean_title
+
+__all__ = ["parse", "is_pdf", "PDF_MAGIC"]
+
+PDF_MAGIC = b"%PDF-"
+_HEADER_WINDOW = 1024  # the header may follow up to 1 KiB of junk (PDF 32000-1, 7.5.2 note)
+_EOF_WINDOW = 2048
+_EDGE_BAND = 0.15  # share of the page height at the top and at the bottom where running lines sit
+_MIN_PAGE_TEXT = 16  # non-space characters for a page to count as having text
+_MIN_MEAN_TEXT = 40  # … and a document of 4 pages or more needs this many a page on average (half a line)
+_LOCK = threading.Lock()  # PDFium is not thread-safe (uploads parse in a thread of the ingress)
+
+_LIGATURES = str.maketrans({"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl",
+                            "\ufb05": "st", "\ufb06": "st", "\u00a0": " ", "\u2002": " ", "\u2003": " ",
+                            "\u2009": " ", "\ufeff": None, "\u200b": None})
+_LINE_RE = re.compile(r"[^\r\n]+")
+_DIGITS = re.compile(r"\d+")
+_EDGE_ROMAN = re.compile(r"^[ivxlc]{1,7}\b|\b[ivxlc]{1,7}$")
+_FOLD = re.compile(r"[\W_]+")
+_PAGE_NO = re.compile(r"(?:page|p\.|seite|página|pagina)?\s*[-–—(\[]?\s*(?:\d{1,5}|[ivxlcdm]{1,8})\s*[-–—)\]]?"
+                      r"(?:\s*(?:/|of|de|von|sur)\s*\d{1,5})?", re.I)
+_LEAD_NUMBER = re.compile(r"\s*(\d{1,5})\b")
+_TRAIL_NUMBER = re.compile(r"\b(\d{1,5})\s*$")
+_NUMBERING = re.compile(r"(?:chapter|section|part|appendix|annex|kapitel|chapitre)|\d+|[a-z]"
+                        r"|(?=[ivxlc])c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})")
+_NUM_PREFIX = re.compile(r"(?:(?:chapter|part|appendix|section|annex)\s+)?(?:\d+(?:\.\d+)*|[A-Z](?:\.\d+)*|[IVXLC]+)\.?$",
+                         re.I)
+_LABEL_ONLY = re.compile(r"(?:(?:chapter|part|appendix|section|annex)\s+)?(?:\d+|[ivxlcdm]+|[a-z])\.?", re.I)
+_BOLD_NAME = re.compile(r"bold|black|heavy|demi|semibold|cmbx|cmb\d|-bd\b|,bd\b|\.b\b", re.I)
+_HYPHEN_END = re.compile(r"([^\W\d_]{2,})[-\u2010\u00ad\ufffe]$")
+_WORD_START = re.compile(r"([^\W\d_]+)(\S*)\s*")
+_SOFT = re.compile(r"(\w*)\ufffe(\w*)")
+_SOFT_FRAGMENT = re.compile(r"\w*\ufffe\w*")
+_WORD = re.compile(r"[^\W\d_]{3,}")
+_COMPOUND = re.compile(r"\b[^\W\d_]{2,}-[^\W\d_]{2,}\b")
+_JUNK_TITLE = re.compile(r"^(?:untitled|microsoft \w+ - |document\d*$)|\.(?:docx?|pdf|tex|dvi|odt|rtf|indd|qxd)$",
+                         re.I)
+
+
+def is_pdf(head: bytes) -> bool:
+    """Whether these leading bytes start a PDF: ``%PDF-`` first, after nothing but blanks, NULs or a BOM
+    (readers accept such junk within the first KiB).
+
+    >>> is_pdf(b"%PDF-1.7\\n%\\xe2\\xe3"), is_pdf(b"\\r\\n\\x00%PDF-1.4"), is_pdf(b"# %PDF- in markdown")
+    (True, True, False)
+    """
+    at = head.find(PDF_MAGIC, 0, _HEADER_WINDOW + len(PDF_MAGIC))
+    return at == 0 or (at > 0 and not head[:at].strip(b"\x00\t\n\r\x0c \xef\xbb\xbf"))
+
+
+@dataclass(slots=True)
+class _Line:
+    text: str
+    page: int
+    top: float
+    bottom: float
+    size: float
+    weight: int
+    bold: bool
+    drop: bool = False
+    stamp: bool = False  # a watermark's one kept occurrence: text, never a heading or the title
+    level: int = 0  # > 0: a heading of this level
+    title: str = ""
+
+
+@dataclass(slots=True)
+class _Page:
+    lines: list[_Line]
+    height: float
+    n_chars: int  # non-space characters PDFium found
+
+
+class _Outline:
+    __slots__ = ("level", "title", "page", "y")
+
+    def __init__(self, level: int, title: str, page: int, y: float | None) -> None:
+        self.level, self.title, self.page, self.y = level, title, page, y
+
+
+def _fold(s: str) -> str:
+    return _FOLD.sub(" ", s.lower()).strip()
+
+
+def _norm_key(s: str) -> str:
+    """A running line's identity: case, spacing and numbers folded (``Page 3 of 9`` ≡ ``Page 4 of 9``), a
+    roman page number at either end too.
+
+    >>> _norm_key("Page 3 of 9") == _norm_key("page 4 of 9"), _norm_key("Guide viii") == _norm_key("Guide 12")
+    (True, True)
+    """
+    return _EDGE_ROMAN.sub("#", _DIGITS.sub("#", _fold(s)))
+
+
+def _is_bold(name: str, weight: int) -> bool:
+    return bool(_BOLD_NAME.search(name)) or weight >= 650
+
+
+def _font_name(tp_raw, index: int, buf, flags) -> str:
+    n = _pdfium().FPDFText_GetFontInfo(tp_raw, index, buf, len(buf), flags)
+    return buf.value.decode("latin-1", "replace") if 0 < n <= len(buf) else ""
+
+
+_RAW = None
+
+
+def _pdfium():
+    global _RAW
+    if _RAW is None:
+        import pypdfium2.raw as raw  # noqa: PLC0415 (the C library loads on the first PDF only)
+
+        _RAW = raw
+    return _RAW
+
+
+def _open(raw: bytes):
+    import pypdfium2 as pdfium  # noqa: PLC0415
+
+    tail = raw[-_EOF_WINDOW:].rstrip(b"\x00\r\n\t\f ")
+    if b"%%EOF" not in tail:
+        raise ParseError("corrupt", "truncated: the file ends before %%EOF")
+    try:
+        return pdfium.PdfDocument(raw)
+    except pdfium.PdfiumError as exc:
+        c = _pdfium()
+        code = getattr(exc, "err_code", None)
+        if code == c.FPDF_ERR_PASSWORD:
+            raise ParseError("encrypted", "needs a password") from None
+        if code == c.FPDF_ERR_SECURITY:
+            raise ParseError("encrypted", "unsupported security handler") from None
+        raise ParseError("corrupt", str(exc)) from None
+
+
+def _page_lines(page, page_no: int, buf, flags) -> _Page:
+    c = _pdfium()
+    tp = page.get_textpage()
+    try:
+        text = tp.get_text_range()
+        raw_tp = tp.raw
+        lines = []
+        n_chars = 0
+        box = c.FS_RECTF()
+        for m in _LINE_RE.finditer(text):
+            s = m.group()
+            stripped = s.strip()
+            if not stripped:
+                continue
+            n_chars += len(stripped) - stripped.count(" ")
+            a = m.start() + len(s) - len(s.lstrip())
+            b = m.start() + len(s.rstrip()) - 1
+            ia = c.FPDFText_GetCharIndexFromTextIndex(raw_tp, a)
+            ib = c.FPDFText_GetCharIndexFromTextIndex(raw_tp, b)
+            if ia < 0:
+                continue
+            ib = ib if ib >= 0 else ia
+            if c.FPDFText_GetLooseCharBox(raw_tp, ia, box):
+                top, bottom = box.top, box.bottom
+            else:  # pragma: no cover - a char PDFium listed but cannot place
+                top = bottom = 0.0
+            size = max(c.FPDFText_GetFontSize(raw_tp, ia), c.FPDFText_GetFontSize(raw_tp, ib))
+            wa, wb = c.FPDFText_GetFontWeight(raw_tp, ia), c.FPDFText_GetFontWeight(raw_tp, ib)
+            bold = _is_bold(_font_name(raw_tp, ia, buf, flags), wa) and _is_bold(_font_name(raw_tp, ib, buf, flags), wb)
+            text_line = normalize_text(stripped.translate(_LIGATURES)).strip()
+            if text_line:
+                lines.append(_Line(text_line, page_no, top, bottom, round(size, 1), max(wa, 0), bold))
+        return _Page(lines, page.get_height(), n_chars)
+    finally:
+        tp.close()
+
+
+def _outline(pdf) -> list[_Outline]:
+    c = _pdfium()
+    entries = []
+    for bm in pdf.get_toc(max_depth=16):
+        title = clean_title(normalize_text(bm.get_title().translate(_LIGATURES)))
+        if not title:
+            continue
+        dest = bm.get_dest()
+        if dest is None:  # an action rather than a destination: follow a GoTo action
+            action = c.FPDFBookmark_GetAction(bm.raw)
+            if action and c.FPDFAction_GetType(action) == c.PDFACTION_GOTO:
+                raw_dest = c.FPDFAction_GetDest(pdf.raw, action)
+                if raw_dest:
+                    import pypdfium2 as pdfium  # noqa: PLC0415
+
+                    dest = pdfium.PdfDest(raw_dest, pdf=pdf)
+        page = dest.get_index() if dest is not None else None
+        if page is None:
+            continue
+        y = None
+        mode, pos = dest.get_view()
+        if mode == c.PDFDEST_VIEW_XYZ and len(pos) >= 2:
+            y = pos[1]
+        elif mode in (c.PDFDEST_VIEW_FITH, c.PDFDEST_VIEW_FITBH) and pos:
+            y = pos[0]
+        entries.append(_Outline(bm.level + 1, title, page, y))
+    return entries
+
+
+# ------------------------------------------------------------------ running headers and footers
+
+
+def _edge_lines(page: _Page) -> tuple[list[tuple[int, _Line]], list[tuple[int, _Line]]]:
+    """(row, line) for the lines of the two outermost rows (row 0 the outermost; lines sharing a baseline,
+    a title and a page number, are one row) in the top band and in the bottom band."""
+    band = _EDGE_BAND * page.height
+
+    def rows(lines: list[_Line], taken=()) -> list[tuple[int, _Line]]:
+        out: list[tuple[int, _Line]] = []
+        levels: list[float] = []
+        for ln in lines:
+            if any(ln is t for _, t in taken):
+                continue
+            if not any(abs(ln.bottom - lv) < 2 for lv in levels):
+                if len(levels) == 2:
+                    break
+                levels.append(ln.bottom)
+            out.append((len(levels) - 1, ln))
+        return out
+
+    top = rows([ln for ln in sorted(page.lines, key=lambda ln: -ln.top) if ln.top >= page.height - band])
+    bottom = rows([ln for ln in sorted(page.lines, key=lambda ln: ln.bottom) if ln.bottom <= band], top)
+    return top, bottom
+
+
+def _edge_numbers(text: str) -> set[int]:
+    """The numbers a running line starts or ends with (``9.6. TITLE 245`` → {9, 245})."""
+    found = set()
+    for rx in (_LEAD_NUMBER, _TRAIL_NUMBER):
+        m = rx.match(text) if rx is _LEAD_NUMBER else rx.search(text)
+        if m:
+            found.add(int(m.group(1)))
+    return found
+
+
+def _drop_running_lines(pages: list[_Page], protected: set[int]) -> None:
+    """Mark page headers and footers (and watermarks) ``drop``; ``protected``: ids of lines an
+    outline entry names on its own page (a heading, never a running title)."""
+    n = len(pages)
+    edges = [_edge_lines(p) for p in pages]
+    counts: Counter = Counter()
+    for top, bottom in edges:
+        counts.update({("t", _norm_key(ln.text)) for _, ln in top} | {("b", _norm_key(ln.text)) for _, ln in bottom})
+    repeat = 2 if n <= 4 else 3
+    # the printed page number: the same offset from the page index on most pages
+    offsets: Counter = Counter()
+    for i, (top, bottom) in enumerate(edges):
+        offsets.update({k - i for _, ln in top + bottom for k in _edge_numbers(ln.text)})
+    offset = None
+    if offsets:
+        off, k = offsets.most_common(1)[0]
+        if k >= 3 and k >= 0.3 * n:
+            offset = off
+    for i, (top, bottom) in enumerate(edges):
+        for edge, lines in (("t", top), ("b", bottom)):
+            for row, ln in lines:
+                if id(ln) in protected:
+                    continue
+                if (counts[(edge, _norm_key(ln.text))] >= repeat
+                        or (offset is not None and offset + i in _edge_numbers(ln.text))
+                        or (row == 0 and _PAGE_NO.fullmatch(ln.text.strip()))):
+                    ln.drop = True
+    if n >= 3:  # watermarks and stamps: the same text at the same height on most pages
+        seen: Counter = Counter()
+        for p in pages:
+            seen.update({(ln.text, round(ln.top)) for ln in p.lines})
+        marks = {key for key, k in seen.items() if k >= max(3, 0.6 * n)}
+        seen_once: set = set()
+        if marks:  # the first occurrence stays (a form's or an exam copy's preamble is text too)
+            for p in pages:
+                for ln in p.lines:
+                    key = (ln.text, round(ln.top))
+                    if key in marks and id(ln) not in protected:
+                        if key in seen_once:
+                            ln.drop = True
+                        ln.stamp = True
+                        seen_once.add(key)
+
+
+# ------------------------------------------------------------------ headings
+
+
+def _prefix_is_numbering(prefix: str) -> bool:
+    return all(_NUMBERING.fullmatch(tok) for tok in prefix.split())
+
+
+def _matches(line_fold: str, title_fold: str) -> bool:
+    if not line_fold or not title_fold:
+        return False
+    if line_fold == title_fold:
+        return True
+    if line_fold.endswith(title_fold) and _prefix_is_numbering(line_fold[: -len(title_fold)]):
+        return True
+    return title_fold.endswith(line_fold) and _prefix_is_numbering(title_fold[: -len(line_fold)]) \
+        and len(line_fold) >= 3
+
+
+def _heading_title(printed: str, title: str) -> str:
+    """An outline entry's title with the numbering the page prints before it (``2.5.4``, ``Chapter 3``);
+    whatever else shares the printed line (a stray ``}``) is left out.
+
+    >>> _heading_title("} 2.5.4 Function Overloading", "Function Overloading")
+    '2.5.4 Function Overloading'
+    """
+    at = printed.lower().rfind(title.lower())
+    if at > 0:
+        m = _NUM_PREFIX.search(printed[:at].rstrip())
+        if m:
+            return f"{m.group()} {title}"
+    return title
+
+
+def _place_outline(pages: list[_Page], outline: list[_Outline]) -> list[tuple[int, int, _Outline, int]]:
+    """Where each outline entry goes: (page, line index, entry, lines it spans; 0 = insert before)."""
+    placed = []
+    cursor: dict[int, int] = {}  # page → first line a later entry may use
+    for entry in outline:
+        if not 0 <= entry.page < len(pages):
+            continue
+        title_fold = _fold(entry.title)
+        hit = None
+        for p in (entry.page, entry.page + 1):
+            if p >= len(pages):
+                break
+            lines = pages[p].lines
+            start = cursor.get(p, 0)
+            for i in range(start, len(lines)):
+                if lines[i].drop:
+                    continue
+                joined = ""
+                for k in range(3):
+                    if i + k >= len(lines):
+                        break
+                    joined = f"{joined} {lines[i + k].text}".strip()
+                    jf = _fold(joined)
+                    if _matches(jf, title_fold):
+                        hit = (p, i, k + 1)
+                        break
+                    if len(jf) >= len(title_fold):
+                        break
+                if hit:
+                    break
+            if hit:
+                break
+        if hit:
+            p, i, span = hit
+            placed.append((p, i, entry, span))
+            cursor[p] = i + span
+            for q in range(entry.page, p):
+                cursor[q] = len(pages[q].lines)
+            continue
+        p = entry.page
+        lines = pages[p].lines
+        start = cursor.get(p, 0)
+        i = start
+        if entry.y is not None:
+            while i < len(lines) and lines[i].top > entry.y + 2:
+                i += 1
+            if i >= len(lines):
+                i = start
+        placed.append((p, i, entry, 0))
+        cursor[p] = i
+    return placed
+
+
+def _font_headings(pages: list[_Page], body: float, body_weight: int) -> None:
+    """No outline: mark lines set larger than the body text (one level per size) or wholly bold at
+    its size (the level below) as headings; wrapped headings (consecutive lines) merge."""
+    sizes: Counter = Counter()
+    lengths: dict[float, list[int]] = {}
+    for p in pages:
+        for ln in p.lines:
+            if ln.drop or ln.stamp:
+                continue
+            s = round(ln.size * 2) / 2
+            if s >= body + 1 and s >= body * 1.12:
+                sizes[s] += 1
+                lengths.setdefault(s, []).append(len(ln.text))
+    heading_sizes = sorted((s for s in sizes if sum(lengths[s]) / len(lengths[s]) <= 70), reverse=True)
+    levels: dict[float, int] = {}
+    for s in heading_sizes:  # sizes within 0.6 pt of a larger one share its level
+        near = next((levels[t] for t in levels if t - s <= 0.6), None)
+        levels[s] = near if near is not None else min(len(set(levels.values())) + 1, 6)
+    bold_level = min(len(set(levels.values())) + 1, 6)
+    for p in pages:
+        run: list[_Line] = []
+        run_level = 0
+        for ln in [*p.lines, None]:
+            level = 0
+            if ln is not None and not ln.drop and not ln.stamp and _heading_shaped(ln.text):
+                s = round(ln.size * 2) / 2
+                if s in levels:
+                    level = levels[s]
+                elif ln.bold and abs(ln.size - body) < 1 and len(ln.text) <= 80 \
+                        and not ln.text.endswith((".", ":")) and ln.weight >= body_weight:
+                    level = bold_level
+            if run:
+                label_lead = len(run) == 1 and _LABEL_ONLY.fullmatch(run[0].text)  # "Chapter 3", then its title
+                if level and (level == run_level or label_lead):
+                    run.append(ln)
+                    run_level = min(run_level, level)
+                    continue
+                if len(run) <= 3:  # more lines in a row are a bold or large paragraph, not a heading
+                    _mark(run, run_level)
+                run = []
+            if level:
+                run, run_level = [ln], level
+
+
+def _heading_shaped(text: str) -> bool:
+    return 2 <= len(text) <= 150 and len(text.split()) <= 20 and any(ch.isalpha() for ch in text) \
+        and not text.endswith((",", ";"))
+
+
+def _mark(run: list[_Line], level: int) -> None:
+    run[0].level = level
+    run[0].title = " ".join(ln.text for ln in run)
+    for ln in run[1:]:
+        ln.drop = True
+
+
+# ------------------------------------------------------------------ text
+
+
+def _repair_hyphens(pages: list[_Page], vocab: tuple[set[str], set[str]]) -> None:
+    """``exam-`` at a line end followed by ``ple …`` → ``example`` / ``…``; across pages too."""
+    prev: _Line | None = None
+    for p in pages:
+        for ln in p.lines:
+            if ln.drop:
+                continue
+            if ln.level:
+                prev = None
+                continue
+            if "\ufffe" in ln.text:
+                ln.text = _SOFT.sub(lambda m: _join(m.group(1), m.group(2), vocab), ln.text)
+            if prev is not None:
+                m = _HYPHEN_END.search(prev.text)
+                nxt = _WORD_START.match(ln.text)
+                if m and nxt:
+                    head = prev.text[: m.start(1)]
+                    prev.text = head + _join(m.group(1), nxt.group(1), vocab) + nxt.group(2)
+                    ln.text = ln.text[nxt.end():]
+                    if not ln.text:
+                        ln.drop = True
+                        continue
+                elif prev.text.endswith("\ufffe"):
+                    prev.text = prev.text[:-1] + "-"
+            prev = ln
+    if prev is not None and prev.text.endswith("\ufffe"):
+        prev.text = prev.text[:-1] + "-"
+
+
+def _vocabulary(pages: list[_Page]) -> tuple[set[str], set[str]]:
+    """The document's words and hyphenated compounds (lowercase), the halves of broken words left out."""
+    kept = []
+    broken = False
+    for p in pages:
+        for ln in p.lines:
+            if ln.drop:
+                continue
+            text = _SOFT_FRAGMENT.sub(" ", ln.text)
+            if broken:
+                text = _WORD_START.sub("", text, count=1)
+            broken = bool(_HYPHEN_END.search(text))
+            kept.append(_HYPHEN_END.sub("", text))
+    everything = " ".join(kept).lower()
+    return set(_WORD.findall(everything)), set(_COMPOUND.findall(everything))
+
+
+def _join(left: str, right: str, vocab: tuple[set[str], set[str]]) -> str:
+    """A word broken at a line-end hyphen: joined when the document writes it joined, hyphenated when it
+    writes the compound with a hyphen (``end-of``) or both halves are words it uses; else joined when the
+    second half starts lowercase.
+
+    >>> vocab = ({"postscript", "moving", "average", "example"}, {"end-of"})
+    >>> [_join(a, b, vocab) for a, b in [("Post", "Script"), ("end", "of"), ("moving", "average"), ("exam", "ple"),
+    ...                                   ("Anglo", "Saxon")]]
+    ['PostScript', 'end-of', 'moving-average', 'example', 'Anglo-Saxon']
+    """
+    if not left or not right:
+        return f"{left}-{right}" if (left or right) else ""
+    words, compounds = vocab
+    hyphenated, joined = f"{left}-{right}".lower(), f"{left}{right}".lower()
+    if hyphenated in compounds and joined not in words:
+        return f"{left}-{right}"
+    if joined in words:
+        return left + right
+    if len(left) >= 4 and len(right) >= 4 and left.lower() in words and right.lower() in words:
+        return f"{left}-{right}"  # two words the document uses alone: a compound (``moving-average``)
+    if right[0].islower() and left[-1].isalpha():
+        return left + right
+    return f"{left}-{right}"
+
+
+def _build_text(pages: list[_Page], placed) -> tuple[str, list[Heading], list[int]]:
+    inserts: dict[tuple[int, int], list[_Outline]] = {}
+    for p, i, entry, span in placed:
+        if span:
+            lines = pages[p].lines
+            lines[i].level = entry.level
+            lines[i].title = _heading_title(" ".join(ln.text for ln in lines[i:i + span]), entry.title)
+            lines[i].drop = False
+            for ln in lines[i + 1:i + span]:
+                ln.drop = True
+        else:
+            inserts.setdefault((p, i), []).append(entry)
+    out = LineBuilder()
+    page_starts: list[int] = []
+    for n, page in enumerate(pages):
+        page_starts.append(out.pos)
+        prev: _Line | None = None
+        for i, ln in enumerate([*page.lines, None]):
+            for entry in inserts.get((n, i), ()):
+                out.heading(entry.level, entry.title)
+                prev = None
+            if ln is None or ln.drop:
+                continue
+            if ln.level:
+                out.heading(ln.level, ln.title)
+                prev = None
+                continue
+            if prev is not None and _new_paragraph(prev, ln):
+                out.blank()
+            out.line(ln.text)
+            prev = ln
+    return out.text(), out.headings, page_starts
+
+
+def _new_paragraph(prev: _Line, ln: _Line) -> bool:
+    size = max(prev.size, ln.size, 1.0)
+    gap = prev.bottom - ln.top
+    return gap > 0.5 * size or ln.top > prev.top + size or abs(prev.size - ln.size) > 1.0
+
+
+def _title(pdf, pages: list[_Page], body: float) -> str | None:
+    try:
+        meta = clean_title(normalize_text(pdf.get_metadata_value("Title") or ""))
+    except Exception:  # noqa: BLE001 - a broken Info dictionary is no reason to fail the file
+        meta = ""
+    if meta and not _JUNK_TITLE.search(meta) and any(ch.isalpha() for ch in meta):
+        return meta
+    first = next((p for p in pages if any(not ln.drop for ln in p.lines)), None)
+    if first is None:
+        return None
+    lines = [ln for ln in first.lines if not ln.drop and not ln.stamp and any(ch.isalpha() for ch in ln.text)]
+    if not lines:
+        return None
+    big = max(ln.size for ln in lines)
+    if big < body * 1.2:
+        return None
+    return clean_title(" ".join(ln.text for ln in lines if ln.size >= big - 0.5)[:200]) or None
+
+
+def _body_style(pages: list[_Page]) -> tuple[float, int]:
+    sizes: Counter = Counter()
+    weights: Counter = Counter()
+    for p in pages:
+        for ln in p.lines:
+            if not ln.drop and not ln.stamp:
+                sizes[round(ln.size * 2) / 2] += len(ln.text)
+    if not sizes:
+        return 10.0, 400
+    body = sizes.most_common(1)[0][0]
+    for p in pages:
+        for ln in p.lines:
+            if not ln.drop and round(ln.size * 2) / 2 == body:
+                weights[ln.weight] += len(ln.text)
+    return body, (weights.most_common(1)[0][0] if weights else 400)
+
+
+def parse(raw: bytes) -> tuple[str, list[Heading], str | None, list[int]]:
+    """Parse PDF bytes → (text, heading marks, title or None, start offset of each page in the text).
+
+    Raises :class:`ParseError` ``encrypted``, ``corrupt`` or ``no_text_layer``.
+    """
+    with _LOCK:
+        pdf = _open(raw)
+        try:
+            return _parse_open(pdf)
+        finally:
+            pdf.close()
+
+
+def _parse_open(pdf) -> tuple[str, list[Heading], str | None, list[int]]:
+    import pypdfium2 as pdfium  # noqa: PLC0415
+
+    buf = ctypes.create_string_buffer(256)
+    flags = ctypes.c_int()
+    pages: list[_Page] = []
+    for i in range(len(pdf)):
+        try:
+            page = pdf[i]
+        except pdfium.PdfiumError as exc:
+            raise ParseError("corrupt", f"page {i + 1} does not load: {exc}") from None
+        try:
+            pages.append(_page_lines(page, i, buf, flags))
+        finally:
+            page.close()
+    with_text = sum(1 for p in pages if p.n_chars >= _MIN_PAGE_TEXT)
+    n_chars = sum(p.n_chars for p in pages)
+    if with_text == 0 or (len(pages) >= 4 and (with_text < len(pages) / 4 or n_chars < _MIN_MEAN_TEXT * len(pages))):
+        raise ParseError("no_text_layer", f"scanned pages need OCR ({with_text} of {len(pages)} pages have text)")
+    try:
+        outline = _outline(pdf)
+    except Exception:  # noqa: BLE001 - a broken outline: fall back to the fonts
+        outline = []
+    protected = set()
+    for entry in outline:
+        if 0 <= entry.page < len(pages):
+            tf = _fold(entry.title)
+            protected.update(id(ln) for ln in pages[entry.page].lines if _matches(_fold(ln.text), tf))
+    _drop_running_lines(pages, protected)
+    body, body_weight = _body_style(pages)
+    placed = _place_outline(pages, outline) if outline else []
+    if not outline:
+        _font_headings(pages, body, body_weight)
+    _repair_hyphens(pages, _vocabulary(pages))
+    title = _title(pdf, pages, body)
+    text, headings, page_starts = _build_text(pages, placed)
+    return text, headings, title, page_starts
+
