@@ -13,8 +13,9 @@ from a few of its characters. Then, over the whole document:
   target page (its printed line, numbering allowed, up to three wrapped lines) and marks that line;
   one not found is inserted where its destination points. Without an outline, lines set larger than
   the body text (or wholly bold at its size) and short enough are headings, one level per size;
-- **hyphenation** at line ends is repaired (``exam-`` / ``ple`` → ``example``), unless the hyphenated
-  compound occurs elsewhere in the document;
+- **hyphenation** at line ends is repaired (``exam-`` / ``ple`` → ``example``), the document's own
+  words deciding: kept as a compound when it writes the compound (``end-of``) or uses both halves
+  as words and never the joined form (``moving-average``);
 - a vertical gap, a jump up (a new column) or a change of size starts a paragraph (a blank line).
 
 Bad files raise :class:`ParseError`: ``encrypted`` (needs a password), ``corrupt`` (truncated before
@@ -59,6 +60,7 @@ _NUMBERING = re.compile(r"(?:chapter|section|part|appendix|annex|kapitel|chapitr
                         r"|(?=[ivxlc])c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})")
 _NUM_PREFIX = re.compile(r"(?:(?:chapter|part|appendix|section|annex)\s+)?(?:\d+(?:\.\d+)*|[A-Z](?:\.\d+)*|[IVXLC]+)\.?$",
                          re.I)
+_NUMBERED = re.compile(r"(?:\d+(?:\.\d+)+|\d+\.?|[A-Z]\.\d+(?:\.\d+)*)\s+\S")  # "2.1 Setup": a heading of its own
 _LABEL_ONLY = re.compile(r"(?:(?:chapter|part|appendix|section|annex)\s+)?(?:\d+|[ivxlcdm]+|[a-z])\.?", re.I)
 _BOLD_NAME = re.compile(r"bold|black|heavy|demi|semibold|cmbx|cmb\d|-bd\b|,bd\b|\.b\b", re.I)
 _HYPHEN_END = re.compile(r"([^\W\d_]{2,})[-\u2010\u00ad\ufffe]$")
@@ -67,6 +69,7 @@ _SOFT = re.compile(r"(\w*)\ufffe(\w*)")
 _SOFT_FRAGMENT = re.compile(r"\w*\ufffe\w*")
 _WORD = re.compile(r"[^\W\d_]{3,}")
 _COMPOUND = re.compile(r"\b[^\W\d_]{2,}-[^\W\d_]{2,}\b")
+_TOC_ENTRY = re.compile(r"(?:\.\s*){3,}\d*\s*$|^\s*(?:\d+(?:\.\d+)*|[A-Z]|[IVXLC]+)\.?\s+\D.*\s\d{1,4}\s*$")
 _JUNK_TITLE = re.compile(r"^(?:untitled|microsoft \w+ - |document\d*$)|\.(?:docx?|pdf|tex|dvi|odt|rtf|indd|qxd)$",
                          re.I)
 
@@ -89,8 +92,8 @@ class _Line:
     top: float
     bottom: float
     size: float
-    weight: int
-    bold: bool
+    weight: int  # PDFium's estimate (400 regular, 700 bold; -1 → 0 unknown), the smaller of the line's ends
+    bold: bool  # the font names at both ends of the line say bold
     drop: bool = False
     stamp: bool = False  # a watermark's one kept occurrence: text, never a heading or the title
     level: int = 0  # > 0: a heading of this level
@@ -125,8 +128,6 @@ def _norm_key(s: str) -> str:
     return _EDGE_ROMAN.sub("#", _DIGITS.sub("#", _fold(s)))
 
 
-def _is_bold(name: str, weight: int) -> bool:
-    return bool(_BOLD_NAME.search(name)) or weight >= 650
 
 
 def _font_name(tp_raw, index: int, buf, flags) -> str:
@@ -191,11 +192,12 @@ def _page_lines(page, page_no: int, buf, flags) -> _Page:
             else:  # pragma: no cover - a char PDFium listed but cannot place
                 top = bottom = 0.0
             size = max(c.FPDFText_GetFontSize(raw_tp, ia), c.FPDFText_GetFontSize(raw_tp, ib))
-            wa, wb = c.FPDFText_GetFontWeight(raw_tp, ia), c.FPDFText_GetFontWeight(raw_tp, ib)
-            bold = _is_bold(_font_name(raw_tp, ia, buf, flags), wa) and _is_bold(_font_name(raw_tp, ib, buf, flags), wb)
+            weight = min(c.FPDFText_GetFontWeight(raw_tp, ia), c.FPDFText_GetFontWeight(raw_tp, ib))
+            bold = bool(_BOLD_NAME.search(_font_name(raw_tp, ia, buf, flags))
+                        and _BOLD_NAME.search(_font_name(raw_tp, ib, buf, flags)))
             text_line = normalize_text(stripped.translate(_LIGATURES)).strip()
             if text_line:
-                lines.append(_Line(text_line, page_no, top, bottom, round(size, 1), max(wa, 0), bold))
+                lines.append(_Line(text_line, page_no, top, bottom, round(size, 1), max(weight, 0), bold))
         return _Page(lines, page.get_height(), n_chars)
     finally:
         tp.close()
@@ -424,12 +426,12 @@ def _font_headings(pages: list[_Page], body: float, body_weight: int) -> None:
                 s = round(ln.size * 2) / 2
                 if s in levels:
                     level = levels[s]
-                elif ln.bold and abs(ln.size - body) < 1 and len(ln.text) <= 80 \
-                        and not ln.text.endswith((".", ":")) and ln.weight >= body_weight:
+                elif (ln.bold or ln.weight >= max(600, body_weight + 200)) and abs(ln.size - body) < 1 \
+                        and len(ln.text) <= 80 and not ln.text.endswith((".", ":")):
                     level = bold_level
             if run:
                 label_lead = len(run) == 1 and _LABEL_ONLY.fullmatch(run[0].text)  # "Chapter 3", then its title
-                if level and (level == run_level or label_lead):
+                if level and (level == run_level or label_lead) and (label_lead or not _NUMBERED.match(ln.text)):
                     run.append(ln)
                     run_level = min(run_level, level)
                     continue
@@ -441,8 +443,14 @@ def _font_headings(pages: list[_Page], body: float, body_weight: int) -> None:
 
 
 def _heading_shaped(text: str) -> bool:
+    """Short, with a letter, not ending like a clause, and not a table-of-contents entry (a numbered title
+    followed by its page number, or dot leaders).
+
+    >>> [_heading_shaped(t) for t in ("2.1 Setup", "9 Commands manual 71", "Setup . . . . 7", "Version 2.8")]
+    [True, False, False, True]
+    """
     return 2 <= len(text) <= 150 and len(text.split()) <= 20 and any(ch.isalpha() for ch in text) \
-        and not text.endswith((",", ";"))
+        and not text.endswith((",", ";")) and not _TOC_ENTRY.search(text)
 
 
 def _mark(run: list[_Line], level: int) -> None:
