@@ -40,3 +40,46 @@ def sse_events(response) -> list[tuple[str, dict]]:
         elif line.startswith("data: "):
             events.append((kind, json.loads(line[6:])))
     return events
+
+
+def scrape_metrics() -> str:
+    """The Prometheus text of the session's Ray metrics agent."""
+    import urllib.request
+
+    with urllib.request.urlopen(f"http://127.0.0.1:{METRICS_PORT}/metrics", timeout=5) as r:
+        return r.read().decode()
+
+
+def metric_total(text: str, name: str, **labels: str) -> float:
+    """The sum of every sample of ``name`` (exact metric name, e.g. a histogram's ``…_count``) whose labels
+    include ``labels`` — a counter's total over replicas, so a test can measure what it added itself.
+
+    >>> metric_total('a_total{x="1",y="2"} 3.0\\na_total{x="2"} 4\\nab_total{x="1"} 9', "a_total", x="1")
+    3.0
+    """
+    import re
+
+    total = 0.0
+    for line in text.splitlines():
+        if not line.startswith(name + "{") and not line.startswith(name + " "):
+            continue
+        head, _, value = line.rpartition(" ")
+        found = dict(re.findall(r'(\w+)="((?:[^"\\]|\\.)*)"', head))
+        if all(found.get(k) == v for k, v in labels.items()):
+            total += float(value)
+    return total
+
+
+def wait_for_deltas(before: str, wanted: dict[str, tuple[str, dict[str, str], float]], timeout_s: float = 60):
+    """Scrape until every ``wanted[key] = (metric, labels, at least)`` grew by at least that much since the
+    ``before`` scrape; returns ``{key: growth}`` of the last scrape (the caller asserts)."""
+    import time
+
+    deadline = time.monotonic() + timeout_s
+    while True:
+        text = scrape_metrics()
+        grown = {key: metric_total(text, name, **labels) - metric_total(before, name, **labels)
+                 for key, (name, labels, _) in wanted.items()}
+        if all(grown[key] >= least for key, (_, _, least) in wanted.items()) or time.monotonic() > deadline:
+            return grown
+        time.sleep(2)

@@ -117,19 +117,18 @@ def test_strata_ask_cli_against_the_app(app):
 
 
 def test_answer_metrics_are_exported(app):
+    """The answer metrics grow by this test's own answered and refused questions."""
+    from support import scrape_metrics, wait_for_deltas
+
     url, _ = app
-    assert ask(url, {"question": ANSWERABLE, "use_cache": False}).status_code == 200
-    assert ask(url, {"question": UNANSWERABLE, "use_cache": False}).status_code == 200
-    deadline = time.monotonic() + 60
-    text = ""
-    while time.monotonic() < deadline:
-        with urllib.request.urlopen(f"http://127.0.0.1:{METRICS_PORT}/metrics", timeout=5) as r:
-            text = r.read().decode()
-        if re.search(r'ray_strata_answer_requests_total\{[^}]*outcome="refused"', text) and \
-                re.search(r'ray_strata_answer_requests_total\{[^}]*outcome="answered"', text):
-            break
-        time.sleep(2)
-    assert re.search(r'ray_strata_answer_requests_total\{[^}]*outcome="answered"', text)
-    assert re.search(r'ray_strata_answer_requests_total\{[^}]*outcome="refused"', text)
-    assert re.search(r'ray_strata_answer_verifications_total\{[^}]*result="pass"', text)
-    assert re.search(r'ray_strata_answer_seconds_bucket\{[^}]*outcome="answered"', text)
+    before = scrape_metrics()
+    answered = ask(url, {"question": ANSWERABLE, "use_cache": False})
+    refused = ask(url, {"question": UNANSWERABLE, "use_cache": False})
+    assert answered.status_code == 200 and answered.json()["refused"] is False, answered.text
+    assert refused.status_code == 200 and refused.json()["refused"] is True, refused.text
+    wanted = {"answered": ("ray_strata_answer_requests_total", {"outcome": "answered"}, 1),
+              "refused": ("ray_strata_answer_requests_total", {"outcome": "refused"}, 1),
+              "verified": ("ray_strata_answer_verifications_total", {"result": "pass"}, 1),
+              "latency": ("ray_strata_answer_seconds_count", {"outcome": "answered"}, 1)}
+    grown = wait_for_deltas(before, wanted)
+    assert all(grown[key] >= least for key, (_, _, least) in wanted.items()), grown

@@ -146,31 +146,29 @@ def _tagged(deployment: str, **labels: str) -> str:
 
 
 def test_query_metrics_are_exported(app):
-    """The query metrics come from the replicas (Serve's deployment/replica tags prove it), errors included."""
+    """The query metrics come from the replicas (Serve's deployment/replica tags prove it), errors included,
+    and grow by what this test's own requests add (not by what earlier tests left)."""
+    from support import scrape_metrics, wait_for_deltas
+
     url, _ = app
-    post(url, "/v1/search", {"query": "virtual environments", "top_k": 3, "use_cache": False})
-    post(url, "/v1/search", {"query": "virtual environments", "top_k": 3})  # a result-cache lookup
+    before = scrape_metrics()
+    assert post(url, "/v1/search", {"query": "virtual environments", "top_k": 3, "use_cache": False}).status_code == 200
+    assert post(url, "/v1/search", {"query": "virtual environments", "top_k": 3}).status_code == 200  # a cache lookup
     assert post(url, "/v1/search", {"query": "   "}).status_code == 422
+    ingress = {"application": "strata", "deployment": "StrataIngress"}
     wanted = {
-        "stage analyse": ("ray_strata_query_stage_seconds_bucket", "StrataIngress", {"stage": "analyse"}),
-        "stage total": ("ray_strata_query_stage_seconds_bucket", "StrataIngress", {"stage": "total"}),
-        "stage bm25": ("ray_strata_query_stage_seconds_bucket", "StrataIngress", {"stage": "bm25"}),
-        "stage dense": ("ray_strata_query_stage_seconds_bucket", "StrataIngress", {"stage": "dense"}),
-        "route": ("ray_strata_query_routes_total", "StrataIngress", {"route": "hybrid"}),
-        "embedding cache": ("ray_strata_query_cache_requests_total", "QueryEmbedder", {"cache": "embedding"}),
-        "result cache": ("ray_strata_query_cache_requests_total", "StrataIngress", {"cache": "result"}),
-        "candidates": ("ray_strata_query_candidates_bucket", "StrataIngress", {"stage": "bm25"}),
-        "errors 422": ("ray_strata_query_errors_total", "StrataIngress", {"status": "422"}),
+        "stage analyse": ("ray_strata_query_stage_seconds_count", {**ingress, "stage": "analyse"}, 1),
+        "stage total": ("ray_strata_query_stage_seconds_count", {**ingress, "stage": "total"}, 1),
+        "stage bm25": ("ray_strata_query_stage_seconds_count", {**ingress, "stage": "bm25"}, 1),
+        "stage dense": ("ray_strata_query_stage_seconds_count", {**ingress, "stage": "dense"}, 1),
+        "route": ("ray_strata_query_routes_total", {**ingress, "route": "hybrid"}, 1),
+        "embedding cache": ("ray_strata_query_cache_requests_total",
+                            {"application": "strata", "deployment": "QueryEmbedder", "cache": "embedding"}, 1),
+        "result cache": ("ray_strata_query_cache_requests_total", {**ingress, "cache": "result"}, 1),
+        "candidates": ("ray_strata_query_candidates_count", {**ingress, "stage": "bm25"}, 1),
+        "errors 422": ("ray_strata_query_errors_total", {**ingress, "status": "422"}, 1),
+        "serve http": ("ray_serve_num_http_requests_total", {"application": "strata"}, 3),
     }
-    patterns = {key: re.compile(rf"^{name}\{{{_tagged(deployment, **labels)}[^}}]*\}} ", re.M)
-                for key, (name, deployment, labels) in wanted.items()}
-    deadline = time.monotonic() + 60
-    text = ""
-    while time.monotonic() < deadline:
-        text = _scrape()
-        if all(p.search(text) for p in patterns.values()):
-            break
-        time.sleep(2)
-    missing = [key for key, p in patterns.items() if not p.search(text)]
-    assert not missing, (missing, sorted({line.split("{")[0] for line in text.splitlines() if "strata_query" in line}))
-    assert re.search(r'^ray_serve_num_http_requests_total\{[^}]*application="strata"', text, re.M)
+    grown = wait_for_deltas(before, wanted)
+    short = {key: grown[key] for key, (_, _, least) in wanted.items() if grown[key] < least}
+    assert not short, (short, grown)
