@@ -176,6 +176,9 @@ def test_encrypted_pdf_needs_a_password():
     with pytest.raises(ParseError) as err:
         _parse(raw)
     assert err.value.reason == "encrypted" and str(err.value) == "encrypted: needs a password"
+    # encrypted with an empty user password (an owner password restricting printing or copying): it opens
+    doc = _parse(make_pdf([_page(_body("Open"), n=1, i=0)], user_password=""))
+    assert "Open line 3 of the body text" in doc.text
 
 
 def test_truncated_and_corrupt_pdfs():
