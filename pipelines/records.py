@@ -20,6 +20,7 @@ CHUNK_STRUCT = pa.struct([
     ("chunk_id", pa.string()), ("section_id", pa.string()), ("section_path", pa.string()),
     ("section_facet", pa.string()), ("ordinal", pa.int32()), ("start", pa.int64()), ("end", pa.int64()),
     ("n_tokens", pa.int32()), ("content_hash", pa.string()), ("text", pa.string()), ("header", pa.string()),
+    ("first_page", pa.int32()), ("last_page", pa.int32()),  # 1-based pages of paged formats (PDF); else null
 ])
 
 SECTION_STRUCT = pa.struct([

@@ -102,6 +102,8 @@ class LanceStore:
         self.db = db
         self.dim = dim
         self._tables: dict[str, lancedb.table.Table] = {}
+        self._schemas = {DOCUMENTS: DOCUMENTS_SCHEMA, SECTIONS: sections_schema(dim), CHUNKS: chunks_schema(dim),
+                         META: META_SCHEMA}
 
     # -- opening -----------------------------------------------------------------------------
     @classmethod
@@ -112,9 +114,7 @@ class LanceStore:
         db = lancedb.connect(storage.lance_location, storage_options=storage.storage_options or None)
         store = cls(db, dim)
         existing = set(store.table_names())
-        schemas = {DOCUMENTS: DOCUMENTS_SCHEMA, SECTIONS: sections_schema(dim), CHUNKS: chunks_schema(dim),
-                   META: META_SCHEMA}
-        for name, schema in schemas.items():
+        for name, schema in store._schemas.items():
             if name in existing:
                 store._tables[name] = db.open_table(name)
                 if create:  # the writer: bring a table of an older index up to today's schema
@@ -208,8 +208,21 @@ class LanceStore:
 
     # -- reads ---------------------------------------------------------------------------------
     def scan(self, name: str, columns: list[str], where: str | None = None) -> pa.Table:
-        """Column-projected scan of a whole table (optionally filtered)."""
-        return self.table(name).to_lance().to_table(columns=columns, filter=where)
+        """Column-projected scan of a whole table (optionally filtered). A nullable column of today's
+        schema that the table lacks (an index written before it, opened by a reader, which never
+        migrates: :func:`_add_missing_columns`) comes back as nulls."""
+        dataset = self.table(name).to_lance()
+        have = set(dataset.schema.names)
+        absent = [c for c in columns if c not in have]
+        if not absent:
+            return dataset.to_table(columns=columns, filter=where)
+        table = dataset.to_table(columns=[c for c in columns if c in have], filter=where)
+        for column in absent:
+            field = self._schemas[name].field(column) if column in self._schemas.get(name, pa.schema([])).names else None
+            if field is None or not field.nullable:
+                raise ValueError(f"table {name!r} has no column {column!r}")
+            table = table.append_column(field, pa.nulls(table.num_rows, field.type))
+        return table.select(columns)
 
     def known_documents(self) -> dict[str, tuple[int, int, str, str | None]]:
         """doc_id → (n_bytes, mtime_ns, content_hash, chunking) of every complete document

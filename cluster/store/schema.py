@@ -83,4 +83,8 @@ def chunks_schema(dim: int) -> pa.Schema:
         pa.field("content_hash", pa.string()),
         pa.field("text", pa.string()),
         pa.field("vector", vector_type(dim)),
+        # pages (1-based) the chunk's text lies on, for paged formats (PDF); null otherwise and in indexes
+        # written before pages were stored (the writer adds the columns when it opens one: last, as here)
+        pa.field("first_page", pa.int32()),
+        pa.field("last_page", pa.int32()),
     ])

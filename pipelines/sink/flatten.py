@@ -47,7 +47,7 @@ def flatten_chunks(docs: pa.Table, dim: int) -> pa.Table:
     flat = pc.list_flatten(docs.column("chunks")).combine_chunks()
     cols = {name: flat.field(name) for name in
             ("chunk_id", "section_id", "section_path", "section_facet", "ordinal", "start", "end", "n_tokens",
-             "content_hash", "text")}
+             "content_hash", "text", "first_page", "last_page")}
     cols.update(_repeat(docs, "chunks", ["doc_id", "title", "source", "path"]))
     cols["vector"] = pc.list_flatten(docs.column("chunk_vectors"))
     schema = chunks_schema(dim)

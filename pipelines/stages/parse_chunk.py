@@ -155,6 +155,7 @@ def _chunk_rows(doc: ParsedDocument, chunks) -> list[dict[str, Any]]:
         "chunk_id": c.chunk_id, "section_id": c.section_id, "section_path": c.section_path,
         "section_facet": facets[c.section_id], "ordinal": c.ordinal, "start": c.start, "end": c.end,
         "n_tokens": c.n_tokens, "content_hash": c.content_hash, "text": c.text, "header": c.header,
+        "first_page": c.first_page, "last_page": c.last_page,
     } for c in chunks]
 
 
