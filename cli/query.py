@@ -37,7 +37,7 @@ MODES = ["auto", "bm25", "vector", "hybrid", "hybrid+awareness"]
 def search(ctx: click.Context, query: str, mode: str, top_k: int, as_json: bool, tenant: str) -> None:
     """Search the index in-process (the same code path as POST /v1/search)."""
     from serving.index.handle import IndexNotReady
-    from serving.protocol import LimitError, SearchRequest
+    from serving.protocol import LimitError, SearchRequest, citation_label
 
     try:
         response = _pipeline(ctx, tenant).search(SearchRequest(query=query, top_k=top_k, mode=mode))  # type: ignore[arg-type]
@@ -49,7 +49,8 @@ def search(ctx: click.Context, query: str, mode: str, top_k: int, as_json: bool,
     click.echo(f"route: {response.route.route} ({'; '.join(response.route.reasons)})")
     for hit in response.hits:
         scores = " ".join(f"{k}={v:.3f}" for k, v in hit.scores.items())
-        click.echo(f"{hit.rank}. [{hit.score:.4f}] {hit.path} § {hit.section_path or hit.title}  ({scores})")
+        label = citation_label(hit.path, hit.section_path or hit.title, hit.first_page, hit.last_page)
+        click.echo(f"{hit.rank}. [{hit.score:.4f}] {label}  ({scores})")
         snippet = " ".join(hit.text.split())
         click.echo(f"   {snippet[:300]}{'…' if len(snippet) > 300 else ''}")
 
@@ -67,7 +68,7 @@ def context(ctx: click.Context, query: str, mode: str, top_k: int, budget_tokens
             expansion: str | None, as_json: bool, tenant: str) -> None:
     """Build an LLM context pack in-process (the same code path as POST /v1/context)."""
     from serving.index.handle import IndexNotReady
-    from serving.protocol import ContextRequest, LimitError
+    from serving.protocol import ContextRequest, LimitError, citation_label
 
     try:
         response = _pipeline(ctx, tenant).context(ContextRequest(query=query, top_k=top_k, mode=mode,  # type: ignore[arg-type]
@@ -82,14 +83,17 @@ def context(ctx: click.Context, query: str, mode: str, top_k: int, budget_tokens
     for i, p in enumerate(response.passages, start=1):
         why = ", ".join(r.kind + (f" of {r.of[:8]}" if r.of else "") + (f" [{r.target}]" if r.target else "")
                         for r in p.reasons)
-        click.echo(f"[{i}] {p.path} § {p.section_path}  ({p.n_tokens} tokens; {why})")
+        click.echo(f"[{i}] {citation_label(p.path, p.section_path, p.first_page, p.last_page)}  "
+                   f"({p.n_tokens} tokens; {why})")
         snippet = " ".join(p.text.split())
         click.echo(f"    {snippet[:240]}{'…' if len(snippet) > 240 else ''}")
 
 
 def _print_answer(response, *, answer_shown: bool = False) -> None:
-    """The answer (unless ``answer_shown``: it was streamed), its citations ``[n] path § section``,
+    """The answer (unless ``answer_shown``: it was streamed), its citations ``[n] path § section, p. 12``,
     then one line of verification and timing; for a refusal ``refused: <reason>`` and that line."""
+    from serving.protocol import citation_label
+
     if response.refused:
         click.echo(f"refused: {response.refusal_reason or 'the passages do not support an answer'}")
     else:
@@ -100,7 +104,7 @@ def _print_answer(response, *, answer_shown: bool = False) -> None:
         if response.citations:
             click.echo("")
         for c in response.citations:
-            click.echo(f"[{c.n}] {c.path} § {' > '.join(c.section_path) or c.title}")
+            click.echo(f"[{c.n}] {c.label or citation_label(c.path, ' > '.join(c.section_path) or c.title)}")
     click.echo(_verification_line(response))
 
 

@@ -109,6 +109,8 @@ class SearchHit(BaseModel):
     end: int
     n_tokens: int
     text: str
+    first_page: int | None = Field(None, description="first page (1-based) of a paged document (PDF); null if unknown")
+    last_page: int | None = Field(None, description="last page (1-based) of a paged document (PDF); null if unknown")
     score: float = Field(..., description="the final ranking score")
     scores: dict[str, float] = Field(default_factory=dict, description="per-stage scores (bm25, dense, fused, rerank)")
     ranks: dict[str, int] = Field(default_factory=dict, description="per-stage ranks (1-based)")
@@ -166,6 +168,8 @@ class Passage(BaseModel):
     n_tokens: int
     chunk_ids: list[str]
     text: str
+    first_page: int | None = Field(None, description="first page (1-based) of a paged document (PDF); null if unknown")
+    last_page: int | None = Field(None, description="last page (1-based) of a paged document (PDF); null if unknown")
     score: float
     reasons: list[Reason]
 
@@ -256,6 +260,32 @@ class AnswerRequest(BaseModel):
         return value
 
 
+def pages_label(first_page: int | None, last_page: int | None) -> str:
+    """``p. 12``, ``pp. 12–13``, or ``""`` when the pages are unknown.
+
+    >>> pages_label(12, 12), pages_label(12, 13), pages_label(None, None), pages_label(3, None)
+    ('p. 12', 'pp. 12–13', '', 'p. 3')
+    """
+    if first_page is None:
+        return ""
+    if last_page is None or last_page == first_page:
+        return f"p. {first_page}"
+    return f"pp. {first_page}–{last_page}"
+
+
+def citation_label(path: str, section: str, first_page: int | None = None, last_page: int | None = None) -> str:
+    """``path § section, p. 12`` (parts left out when empty).
+
+    >>> citation_label("reports/acme.pdf", "2 Risks > 2.1 Markets", 12, 13)
+    'reports/acme.pdf § 2 Risks > 2.1 Markets, pp. 12–13'
+    >>> citation_label("notes.md", "Install"), citation_label("scan.pdf", "", 4, 4)
+    ('notes.md § Install', 'scan.pdf, p. 4')
+    """
+    label = " § ".join(x for x in (path, section) if x)
+    pages = pages_label(first_page, last_page)
+    return ", ".join(x for x in (label, pages) if x)
+
+
 class Citation(BaseModel):
     """A passage the answer cites as ``[n]``."""
 
@@ -269,6 +299,9 @@ class Citation(BaseModel):
     section_path: list[str] = Field(description="section titles, root → leaf")
     start: int = Field(description="character offsets of the passage in the document")
     end: int
+    first_page: int | None = Field(None, description="first page (1-based) of a paged document (PDF); null if unknown")
+    last_page: int | None = Field(None, description="last page (1-based) of a paged document (PDF); null if unknown")
+    label: str = Field("", description="how to cite it: ``path § section, p. 12`` (``pp. 12–13``; no pages when unknown)")
     snippet: str = Field(description="the passage text (its first 1000 characters, or, for an extractive "
                                      "answer, from just before its first quoted sentence to just after its last)")
     quotes: list[str] = Field(default_factory=list, description="the passage's sentences an extractive answer quotes, "

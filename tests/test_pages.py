@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 import pytest
-from support import make_config
+from support import make_config, search
 
 from cluster.store.lance_store import LanceStore
 from cluster.store.schema import CHUNKS, DOCUMENTS, DOCUMENTS_SCHEMA, chunks_schema
@@ -23,47 +23,99 @@ from pdfgen import Mark, Text, make_pdf  # noqa: E402
 
 DIM = 384
 PAGE_WORDS = {"Overview": 1, "Harbour": 2, "Lighthouse": 3}
+FACT = "The lighthouse at Cape Wrath was built in 1828 by Robert Stevenson."
 SKIP_INGEST = pytest.mark.skipif(os.environ.get("STRATA_TEST_SKIP_INGEST") == "1", reason="STRATA_TEST_SKIP_INGEST=1")
 
 
 def report_pdf() -> bytes:
-    """Three pages, each of its own word's body lines (30, 30, 10: some chunk runs over a page break)."""
+    """Three pages, each of its own word's body lines (16, 16, 6: some chunk runs over a page break);
+    page 3 also states :data:`FACT`."""
     pages = []
-    for word, n in (("Overview", 30), ("Harbour", 30), ("Lighthouse", 10)):
+    for word, n in (("Overview", 16), ("Harbour", 16), ("Lighthouse", 6)):
+        lines = [f"{word} line {k} of the body text, written plainly for the reader." for k in range(n)]
+        if word == "Lighthouse":
+            lines.insert(3, FACT)
         items = [Text(72, 740, 16, "1 Overview", bold=True)] if word == "Overview" else []
-        items += [Text(72, 710 - 14 * k, 10, f"{word} line {k} of the body text, written plainly for the reader.")
-                  for k in range(n)]
+        items += [Text(72, 710 - 14 * k, 10, line) for k, line in enumerate(lines)]
         pages.append(items)
     return make_pdf(pages, outline=[Mark(1, "Overview", 0, 760)], title="Coastal survey")
 
 
 def expected_pages(text: str) -> tuple[int, int]:
-    pages = {PAGE_WORDS[w] for w in re.findall(r"(\w+) line \d+ of", text)}
+    pages = {PAGE_WORDS[w] for w in re.findall(r"(\w+) line \d+ of", text)} | ({3} if "Cape Wrath" in text else set())
     return min(pages), max(pages)
 
 
-def _pdf_corpus(root: Path) -> Path:
+@pytest.fixture(scope="module")
+def pdf_index(tmp_path_factory, ray_session, installed_models):
+    """An index of a three-page PDF and a Markdown note."""
+    from pipelines.ingest import run_ingest
+
+    root = tmp_path_factory.mktemp("pages")
     corpus = root / "corpus"
     corpus.mkdir()
     (corpus / "survey.pdf").write_bytes(report_pdf())
     (corpus / "notes.md").write_text("# Notes\n\nA plain note about rivers and deltas.\n")
-    return corpus
+    cfg = make_config(root / "idx")
+    report = run_ingest(cfg, corpus, source="docs")
+    assert report.new == 2 and not report.failed
+    return cfg
 
 
 @SKIP_INGEST
-def test_pdf_chunks_carry_their_pages_in_the_index(tmp_path, ray_session, installed_models):
-    from pipelines.ingest import run_ingest
-
-    cfg = make_config(tmp_path / "idx")
-    report = run_ingest(cfg, _pdf_corpus(tmp_path), source="docs")
-    assert report.new == 2 and not report.failed
-    rows = LanceStore.open(cfg.storage, dim=DIM).scan(CHUNKS, ["path", "text", "first_page", "last_page"]).to_pylist()
+def test_pdf_chunks_carry_their_pages_in_the_index(pdf_index):
+    rows = LanceStore.open(pdf_index.storage, dim=DIM).scan(CHUNKS, ["path", "text", "first_page", "last_page"]).to_pylist()
     pdf = [r for r in rows if r["path"] == "survey.pdf"]
     assert len(pdf) >= 3
     for r in pdf:
         assert (r["first_page"], r["last_page"]) == expected_pages(r["text"]), r["text"][:80]
     assert any(r["first_page"] < r["last_page"] for r in pdf)
     assert all(r["first_page"] is None and r["last_page"] is None for r in rows if r["path"] == "notes.md")
+
+
+@SKIP_INGEST
+def test_hits_passages_and_citations_carry_their_pages(pdf_index, capsys):
+    from cli.query import _print_answer
+    from serving.protocol import AnswerRequest, ContextRequest, citation_label
+    from serving.services.local import AnswerPipeline, SearchPipeline
+
+    hit = search(pdf_index, "Cape Wrath lighthouse Stevenson", mode="bm25")[0]
+    assert hit.path == "survey.pdf" and FACT in hit.text
+    assert (hit.first_page, hit.last_page) == expected_pages(hit.text) and hit.last_page == 3
+    note = search(pdf_index, "rivers and deltas", mode="bm25")[0]
+    assert note.path == "notes.md" and (note.first_page, note.last_page) == (None, None)
+
+    pipe = SearchPipeline(pdf_index)
+    try:
+        context = pipe.context(ContextRequest(query="Cape Wrath lighthouse Stevenson", use_cache=False))
+    finally:
+        pipe.close()
+    pdf = [p for p in context.passages if p.path == "survey.pdf" and p.chunk_ids]
+    assert pdf and any(FACT in p.text for p in pdf)
+    for p in pdf:  # a passage's pages span its chunks'
+        assert (p.first_page, p.last_page) == expected_pages(p.text), p.text[:80]
+
+    with AnswerPipeline(pdf_index) as pipe:
+        response = pipe.answer(AnswerRequest(question="When was the lighthouse at Cape Wrath built?", use_cache=False))
+    assert not response.refused and "1828" in response.answer, response.refusal_reason
+    cited = [c for c in response.citations if any("1828" in q for q in c.quotes)]
+    assert cited
+    c = cited[0]
+    assert c.first_page is not None and c.first_page <= 3 == c.last_page
+    section = " > ".join(c.section_path) or c.title
+    assert c.label == citation_label("survey.pdf", section, c.first_page, c.last_page)
+    assert re.fullmatch(r"survey\.pdf § .+, (p\. 3|pp\. [12]–3)", c.label), c.label
+    _print_answer(response)  # `strata ask` prints the label
+    assert f"[{c.n}] {c.label}" in capsys.readouterr().out
+
+
+def test_citation_labels():
+    from serving.protocol import citation_label, pages_label
+
+    assert citation_label("reports/acme.pdf", "2 Risks", 12, 12) == "reports/acme.pdf § 2 Risks, p. 12"
+    assert citation_label("reports/acme.pdf", "2 Risks", 12, 13) == "reports/acme.pdf § 2 Risks, pp. 12–13"
+    assert citation_label("notes.md", "Install", None, None) == "notes.md § Install"
+    assert pages_label(None, None) == ""
 
 
 # -- an index from before the page columns -----------------------------------------------------------------

@@ -124,7 +124,8 @@ def _interleave(*queues: list) -> list:
 def _chunk_piece(row: dict, reason: dict, score: float, priority: int) -> Piece:
     return Piece(row["doc_id"], row["section_id"], row["ordinal"], row["start"], row["end"], row["text"],
                  row["n_tokens"], [row["chunk_id"]], [reason], score, priority,
-                 {k: row[k] for k in ("source", "path", "title", "section_path")})
+                 {k: row[k] for k in ("source", "path", "title", "section_path")},
+                 row.get("first_page"), row.get("last_page"))
 
 
 class AwarenessExpander:

@@ -3,9 +3,11 @@ of one section merge into one span (chunk text is an exact slice of the document
 overlap is cut by offsets), passages are ordered by document (best first) and then by position.
 
 >>> a = Piece("d", "s", 0, 0, 10, "0123456789", 3, ["c0"], [{"kind": "direct"}], 1.0, 1)
->>> b = Piece("d", "s", 1, 7, 15, "789abcde", 2, ["c1"], [{"kind": "neighbour"}], 0.5, 1)
->>> [p.text for p in pack([b, a])]
-['0123456789abcde']
+>>> b = Piece("d", "s", 1, 7, 15, "789abcde", 2, ["c1"], [{"kind": "neighbour"}], 0.5, 1, first_page=4, last_page=5)
+>>> [(p.text, p.first_page, p.last_page) for p in pack([b, a])]
+[('0123456789abcde', 4, 5)]
+
+A passage's pages run from its chunks' first to their last (None where no chunk has pages).
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ class Piece:
     score: float
     priority: int  # lower = more important (the rank of the seed that brought it in)
     meta: dict = field(default_factory=dict)  # source, path, title, section_path
+    first_page: int | None = None  # pages (1-based) of a paged document's chunk; None if unknown
+    last_page: int | None = None
 
 
 @dataclass
@@ -45,6 +49,12 @@ class PackedPassage:
     reasons: list[dict]
     score: float
     meta: dict
+    first_page: int | None = None
+    last_page: int | None = None
+
+
+def _pages(a: int | None, b: int | None, pick) -> int | None:
+    return pick(a, b) if a is not None and b is not None else (a if b is None else b)
 
 
 def _merge(into: Piece, nxt: Piece) -> None:
@@ -56,6 +66,8 @@ def _merge(into: Piece, nxt: Piece) -> None:
         into.text += "\n" + nxt.text
         into.n_tokens += nxt.n_tokens
     into.end = max(into.end, nxt.end)
+    into.first_page = _pages(into.first_page, nxt.first_page, min)
+    into.last_page = _pages(into.last_page, nxt.last_page, max)
     into.ordinal = nxt.ordinal
     into.chunk_ids += nxt.chunk_ids
     into.reasons += [r for r in nxt.reasons if r not in into.reasons]
@@ -84,5 +96,6 @@ def pack(pieces: list[Piece]) -> list[PackedPassage]:
         for p in merged:
             key = f"{p.doc_id}:{p.start}:{p.end}:{','.join(p.chunk_ids) or p.section_id}"
             out.append(PackedPassage(hashlib.sha1(key.encode()).hexdigest()[:16], p.doc_id, p.section_id, p.start,
-                                     p.end, p.text, p.n_tokens, p.chunk_ids, p.reasons, p.score, p.meta))
+                                     p.end, p.text, p.n_tokens, p.chunk_ids, p.reasons, p.score, p.meta,
+                                     p.first_page, p.last_page))
     return out

@@ -30,7 +30,7 @@ from cluster.store.lance_store import LanceStore, sql_in
 from cluster.store.schema import CHUNKS, DOCUMENTS, SECTIONS
 
 CHUNK_COLUMNS = ["chunk_id", "doc_id", "source", "path", "title", "section_id", "section_path", "section_facet",
-                 "ordinal", "start", "end", "n_tokens", "text"]
+                 "ordinal", "start", "end", "n_tokens", "text", "first_page", "last_page"]
 SECTION_COLUMNS = ["section_id", "doc_id", "parent_id", "level", "ordinal", "title", "path", "path_str", "start",
                    "end", "n_tokens", "n_chunks", "summary"]
 DOCUMENT_COLUMNS = ["doc_id", "source", "path", "title", "format", "n_sections", "n_chunks", "n_tokens",

@@ -68,6 +68,7 @@ from serving.protocol import (
     Passage,
     Verification,
     check_answer_limits,
+    citation_label,
 )
 from serving.services.search import SearchService, StageTimer
 
@@ -88,6 +89,8 @@ def _citation(n: int, p: Passage, quoted: list[ScoredSentence] | None = None) ->
     return Citation(n=n, passage_id=p.passage_id, chunk_id=p.chunk_ids[0] if p.chunk_ids else "",
                     document_id=p.doc_id, path=p.path, title=p.title, section_id=p.section_id,
                     section_path=[s for s in p.section_path.split(" > ") if s], start=p.start, end=p.end,
+                    first_page=p.first_page, last_page=p.last_page,
+                    label=citation_label(p.path, p.section_path or p.title, p.first_page, p.last_page),
                     snippet=p.text[begin:stop], quotes=[s.text for s in quoted])
 
 

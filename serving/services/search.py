@@ -173,7 +173,8 @@ class SearchService:
             hits.append(SearchHit(rank=rank, chunk_id=c.chunk_id, doc_id=c.doc_id, source=public_source(row["source"]),
                                   path=row["path"], title=row["title"] or "", section_id=row["section_id"],
                                   section_path=row["section_path"] or "", ordinal=row["ordinal"], start=row["start"],
-                                  end=row["end"], n_tokens=row["n_tokens"], text=row["text"], score=c.score,
+                                  end=row["end"], n_tokens=row["n_tokens"], text=row["text"],
+                                  first_page=row.get("first_page"), last_page=row.get("last_page"), score=c.score,
                                   scores=c.scores, ranks=c.ranks, target=c.target if len(plan.targets) > 1 else None))
         timer.ms["total"] = (time.perf_counter() - t0) * 1000
         counts = {**result.counts, "returned": len(hits)}
@@ -221,7 +222,8 @@ class SearchService:
                 passage_id=p.passage_id, doc_id=p.doc_id, source=public_source(meta.get("source")),
                 path=meta.get("path") or "",
                 title=meta.get("title") or "", section_id=p.section_id, section_path=meta.get("section_path") or "",
-                start=p.start, end=p.end, n_tokens=p.n_tokens, chunk_ids=p.chunk_ids, text=p.text, score=p.score,
+                start=p.start, end=p.end, n_tokens=p.n_tokens, chunk_ids=p.chunk_ids, text=p.text,
+                first_page=p.first_page, last_page=p.last_page, score=p.score,
                 reasons=[Reason(**r) for r in p.reasons]))
         timer.ms["total"] = (time.perf_counter() - t0) * 1000
         counts = {**result.counts, **{f"pack_{k}": v for k, v in expanded.counts.items()}, "passages": len(passages)}
