@@ -103,6 +103,11 @@ class IngestConfig(BaseModel):
     )
     exclude: list[str] = Field(default_factory=lambda: [".*", "*~", "*.swp"])
     max_file_bytes: int = Field(20_000_000, ge=1, description="raw and decompressed size cap per file")
+    parse_timeout_s: float = Field(
+        120.0, ge=0, description="a file whose parsing and chunking take longer is given up (reason timeout) and the "
+                                 "rest of its batch goes on: PDFs are parsed in a child process per worker (killed at "
+                                 "the limit: PDFium cannot be interrupted; ~1-3 ms a PDF for the hand-over), other "
+                                 "formats under a timer; 0: no limit, PDFs parsed in the task's own process")
     unit_tokens: int | None = Field(
         None, ge=1, description="text per work unit (one parse task and one embedding-actor call; files are handed "
                                 "out largest first, a larger file is a unit alone); default: 16,384 tokens on CPU, "
@@ -323,6 +328,9 @@ class ExtractiveConfig(BaseModel):
                                                                 "precision 0.88 at 0.8, 0.93 at 0.9)")
     max_candidates: int = Field(48, ge=1, le=500, description="sentences scored per question (best passages first)")
     max_sentence_chars: int = Field(600, ge=40, description="longer sentences are cut at this many characters")
+    require_anchors: bool = Field(True, description="quote only a sentence whose passage names every anchor of the "
+                                                    "question (proper names, acronyms, identifiers, figures: "
+                                                    "serving/answer/anchors.py); refuse when none does")
 
 
 class AnswerConfig(BaseModel):

@@ -30,6 +30,7 @@ from pathlib import Path
 
 from cluster.config import ExtractiveConfig, StrataConfig
 from pipelines.chunk.sentences import split_sentences
+from serving.answer.anchors import anchors, counted_noun, is_question, missing_anchors
 from serving.answer.span import answer_span, expected_type, holds_value
 from serving.answer.verify import content_words
 from serving.rerank.combine import minmax
@@ -102,6 +103,8 @@ class ExtractiveAnswer:
     answer: str = ""
     answer_value: str | None = None
     scored: int = 0
+    missing_anchors: list[str] = field(default_factory=list)  # why an answerable-looking question was refused
+    unquotable: bool = False  # no sentence could be quoted (each asks, counts something else or lacks an anchor)
 
     @property
     def cited(self) -> list[int]:
@@ -196,7 +199,7 @@ class ExtractiveAnswerer:
         order = sorted(range(len(passages)), key=lambda i: -passages[i][2])
         out = []
         for i in order:
-            text, header, score = passages[i]
+            text, header, score = passages[i][:3]
             for start, end, sentence in sentences_of(text, self.settings.max_sentence_chars):
                 out.append((i + 1, start, end, sentence, header, score))
                 if len(out) >= self.settings.max_candidates:
@@ -214,8 +217,30 @@ class ExtractiveAnswerer:
         return {"cross_encoder": max(s.cross_encoder for s in scored), "coverage": best,
                 "value_coverage": value, "value_missing": missing}
 
-    async def answer(self, question: str, passages: Sequence[tuple[str, str, float]]) -> ExtractiveAnswer:
-        """Quote the best sentences of ``passages`` ((text, header, score) each, numbered from 1)."""
+    def eligible(self, question: str, scored: list[ScoredSentence],
+                 passages: Sequence[tuple]) -> tuple[list[ScoredSentence], list[str]]:
+        """The sentences that may be quoted, best first, and the anchors the best one lacked when anchors
+        ruled every sentence out: not a question (a heading or link title asks, never answers); for "how
+        many X", one that names X; with ``require_anchors``, one whose passage (with its header, document
+        path and title) names every anchor of the question (:mod:`serving.answer.anchors`)."""
+        eligible = [s for s in scored if not is_question(s.text)]
+        noun = counted_noun(question)
+        if noun is not None:
+            wanted = content_words(noun)
+            eligible = [s for s in eligible if all(w in s.text.lower() for w in wanted)]
+        if not (self.settings.require_anchors and anchors(question)):
+            return eligible, []
+
+        def lacks(s: ScoredSentence) -> list[str]:
+            passage = passages[s.n - 1]
+            return missing_anchors(question, f"{s.header} {' '.join(str(x) for x in passage[3:])} {passage[0]}")
+
+        anchored = [s for s in eligible if not lacks(s)]
+        return anchored, (lacks(eligible[0]) if eligible and not anchored else [])
+
+    async def answer(self, question: str, passages: Sequence[tuple]) -> ExtractiveAnswer:
+        """Quote the best sentences of ``passages`` ((text, header, score[, where]) each, numbered from 1;
+        ``where``: the document's path and title, which count for the question's anchors)."""
         found = self.candidates(passages)
         if not found:
             return ExtractiveAnswer(answerable=False, score=None, threshold=self.model.threshold)
@@ -232,12 +257,18 @@ class ExtractiveAnswerer:
             ranked.append(ScoredSentence(n=f[0], start=f[1], end=f[2], text=f[3], header=f[4], cross_encoder=float(c),
                                          score=score, coverage=covered, holds=holds))
         scored = sorted(ranked, key=lambda s: -s.score)
-        features = self.features(question, scored)
+        eligible, missing = self.eligible(question, scored, passages)
+        # Answerability is judged on the sentences that could be quoted: a heading that asks, a count of
+        # something else, a sentence about another country cannot make a question answerable.
+        features = self.features(question, eligible or scored)
         z, answerable = self.model.decide(features)
-        result = ExtractiveAnswer(answerable=answerable, score=round(z, 4), threshold=self.model.threshold,
-                                  features={k: round(v, 4) for k, v in features.items()}, scored=len(scored))
-        if not answerable:
+        result = ExtractiveAnswer(answerable=answerable and bool(eligible), score=round(z, 4),
+                                  threshold=self.model.threshold, features={k: round(v, 4) for k, v in features.items()},
+                                  scored=len(scored), missing_anchors=missing if not eligible else [],
+                                  unquotable=not eligible)
+        if not result.answerable:
             return result
+        scored = eligible
         best = scored[0]
         chosen = [best]
         for s in scored[1:]:

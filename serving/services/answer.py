@@ -226,7 +226,8 @@ class AnswerService:
     async def _extract(self, question: str, passages: list[Passage], run: "_Run") -> ExtractiveAnswer:
         with run.stage("extract"):
             return await self.extractive.answer(
-                question, [(p.text, header_for(p.path, p.section_path, p.title), p.score) for p in passages])
+                question, [(p.text, header_for(p.path, p.section_path, p.title), p.score, f"{p.path} {p.title or ''}")
+                           for p in passages])
 
     async def _extractive_answer(self, request: AnswerRequest, emit: Emit | None, run: "_Run",
                                  version: str) -> AnswerResponse:
@@ -250,6 +251,13 @@ class AnswerService:
             shown = "n/a" if extracted.score is None else f"{extracted.score:.2f}"
             reason = (f"no sentence of the {len(passages)} passages answers the question well enough "
                       f"(answerability {shown} < threshold {extracted.threshold:.2f})")
+            if extracted.unquotable and not extracted.missing_anchors:
+                reason = (f"no sentence of the {len(passages)} passages can be quoted as an answer (a sentence "
+                          "that asks, or counts something other than what the question counts, is never quoted)")
+            if extracted.missing_anchors:
+                reason = (f"the {len(passages)} passages do not mention {', '.join(extracted.missing_anchors)} "
+                          "together with an answer (each sentence's passage must name every proper name, "
+                          "identifier and figure of the question)")
             run.attempts.append(AttemptInfo(attempt=attempt, expansion=expansion, budget_tokens=budget,
                                             passages=len(passages), verdict="blank", reasons=[reason]))
             if run.metrics is not None:

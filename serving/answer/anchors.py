@@ -1,0 +1,113 @@
+"""The question's anchors: the words that name *which* thing it asks about — proper names (Japan, Tesla,
+PostgreSQL), acronyms (UK, GDP), identifiers (``O_NONBLOCK``, ``epoll_wait``) and figures (2024, 2.5.7).
+
+An answer whose evidence does not mention every anchor answers another question: "What was Japan's
+unemployment rate in August?" is not answered by "China's youth unemployment rate rose to 18.9% in
+August", however on topic. The extractive answerer quotes only a sentence whose passage (its own text
+and its title › section path) names every anchor, and refuses when none does, saying which anchor the
+passages lack. The rule needs no training data, so it holds on corpora nobody calibrated on (the
+answerability model was fitted on one corpus of manual pages).
+
+>>> anchors("What was Japan's unemployment rate in August?")
+['japan']
+>>> anchors("In which Linux version was initial futex support merged?")
+['linux']
+>>> anchors("What does O_NONBLOCK do for epoll_wait in 2.6.8?")
+['o_nonblock', 'epoll_wait', '2.6.8']
+>>> anchors("How much did the Dow Jones gain in 2024?"), anchors("What is UK GDP growth?")
+(['dow', 'jones', '2024'], ['uk', 'gdp'])
+>>> missing_anchors("What was Japan's unemployment rate?", "China's unemployment rate rose to 5.3%.")
+['japan']
+>>> missing_anchors("What was Brazil's unemployment rate?", "In Brazil, unemployment fell to 5.6% in July.")
+[]
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["anchors", "counted_noun", "is_question", "missing_anchors"]
+
+_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:+/-]*[A-Za-z0-9_+]|[A-Za-z0-9]")
+#: Capitalised words that start or shape a question rather than name a thing.
+_QUESTION_WORDS = frozenset("""
+what which who whom whose when where why how is are was were do does did can could should would will shall
+may might must has have had in on at for of to from by with the a an and or if as per according name list
+give tell explain describe compare
+""".split())
+#: Months and weekdays are dates, not things: a sentence that states the figure for "August" often says
+#: "last month" or gives the date in a table, and the question's topic words carry the rest.
+_CALENDAR = frozenset("""
+january february march april may june july august september october november december
+monday tuesday wednesday thursday friday saturday sunday
+""".split())
+_FIGURE = re.compile(r"^\d+(?:[.,]\d+)*$")
+
+
+def _normal(token: str) -> str:
+    token = token.strip(".:/-")
+    for suffix in ("'s", "’s"):
+        if token.endswith(suffix):
+            token = token[: -len(suffix)]
+    return token.lower()
+
+
+def anchors(question: str) -> list[str]:
+    """The question's anchors, lower-cased, in order (see the module docstring)."""
+    out: list[str] = []
+    text = question.replace("’", "'")
+    for i, match in enumerate(_TOKEN.finditer(text)):
+        token = match.group(0)
+        word = _normal(token)
+        if not word or word in out or word in _CALENDAR:
+            continue
+        identifier = bool(re.search(r"[_.:/+]|\d", token)) and not _FIGURE.match(token)
+        acronym = len(token) >= 2 and token.isupper() and token.isalpha()
+        proper = token[0].isupper() and i > 0 and word not in _QUESTION_WORDS and len(word) >= 2
+        figure = bool(_FIGURE.match(token)) and (len(token) >= 3 or "." in token)
+        if identifier or acronym or proper or figure:
+            out.append(word)
+    return out
+
+
+def missing_anchors(question: str, evidence: str) -> list[str]:
+    """The anchors of ``question`` that ``evidence`` (a sentence with its passage and header) does not
+    contain as a word (case-insensitive; a possessive counts)."""
+    found = {_normal(t) for t in _TOKEN.findall(evidence.replace("’", "'"))}
+    found |= {t.lower() for t in re.findall(r"[A-Za-z0-9_]+", evidence)}
+    return [a for a in anchors(question) if a not in found]
+
+
+_HOW_MANY = re.compile(r"\bhow many\s+((?:[\w/&-]+\s+){0,3}?[\w/&-]+?)(?=\s+(?:are|is|was|were|do|does|did|can|could|"
+                       r"will|would|should|has|have|had|in|of|on|for|per|at|that|which|there)\b|[?,.]|$)", re.IGNORECASE)
+
+
+def counted_noun(question: str) -> str | None:
+    """What a "how many …" question counts (its last word, the head of the noun phrase), or None.
+
+    >>> counted_noun("How many IT employees does a typical insurer have?"), counted_noun("How many bits long is it?")
+    ('employees', 'bits')
+    >>> counted_noun("How many new-energy vehicles did China export in 2025?"), counted_noun("What is it?") is None
+    ('vehicles', True)
+    """
+    match = _HOW_MANY.search(question)
+    if not match:
+        return None
+    words = [w.lower() for w in match.group(1).split()]
+    while words and words[-1] in _MEASURE_WORDS:  # "how many bits long": bits
+        words.pop()
+    if not words or words[-1] in ("times", "more", "less", "fewer"):
+        return None  # "how many times": often "twice", "once"
+    return words[-1]
+
+
+_MEASURE_WORDS = frozenset("long old tall wide high deep large big small ago apart away".split())
+
+
+def is_question(sentence: str) -> bool:
+    """A sentence that asks rather than states (a heading, a link title, a FAQ entry): never an answer.
+
+    >>> is_question("When do Gen Z's earnings diverge by gender?"), is_question("It rose 2% (was it?).")
+    (True, False)
+    """
+    return sentence.rstrip(" \t\"'”’)]").endswith("?")
