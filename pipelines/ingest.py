@@ -186,7 +186,8 @@ def _run_pipeline(cfg: StrataConfig, pool: EmbedPool, eligible: list[dict[str, f
         parse_chunk_batch, batch_format="pyarrow", batch_size=None, num_cpus=ingest.parse_task_cpus,
         compute=ray.data.TaskPoolStrategy(size=parse_tasks), resources=resources,
         fn_kwargs={"models_json": models_json, "chunking_json": cfg.chunking.model_dump_json(),
-                   "max_file_bytes": ingest.max_file_bytes, "token_ids": pool.token_ids},
+                   "max_file_bytes": ingest.max_file_bytes, "token_ids": pool.token_ids,
+                   "parse_timeout_s": ingest.parse_timeout_s},
     )
     ds = ds.map_batches(
         EmbedDocuments, batch_format="pyarrow", batch_size=None,

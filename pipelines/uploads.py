@@ -6,7 +6,9 @@ ingested by :func:`pipelines.ingest.run_ingest` as background jobs; ``DELETE`` t
   staged — a base name of at most 255 UTF-8 bytes (the filesystem's limit) that ``ingest.include``/
   ``exclude`` accept, at most ``ingest.max_file_bytes``, and :func:`pipelines.parse.parse_bytes` must
   parse it to some text to index (the same detection and errors as an ingest: ``empty`` — headings
-  only included —, ``binary``, ``undecodable``, ``too_large``, ``malformed``). One bad file rejects the
+  only included —, ``binary``, ``undecodable``, ``too_large``, ``malformed``; ``timeout`` after
+  ``ingest.parse_timeout_s``: a PDF is parsed in a child process, so one that hangs or crashes the
+  parser costs the request a 422, never the ingress). One bad file rejects the
   request. Staging is all-or-nothing too: when writing one file fails, the files of the request staged
   so far are put back as they were and the job folder is removed.
 * **Staging**: ``<data_dir>/uploads/<tenant>/<source>/<name>`` (replaced atomically; identical bytes
@@ -45,7 +47,8 @@ from cluster.config import StrataConfig
 from cluster.redact import hide_paths, hide_paths_in, public_source
 from cluster.tenants import tenant_config, validate_tenant
 from pipelines.chunk.chunker import has_text
-from pipelines.parse import ParseError, ParserCrash, parse_bytes
+from pipelines.parse import ParseError, ParserCrash
+from pipelines.parse.isolated import parse_with_limit
 from pipelines.sources.files import make_doc_id
 
 DEFAULT_SOURCE = "uploads"
@@ -151,7 +154,8 @@ def validate_uploads(cfg: StrataConfig, uploads: list[Upload]) -> None:
             bad("too_large", f"{len(upload.data)} bytes > {limit} (ingest.max_file_bytes)", 413)
             continue
         try:
-            doc = parse_bytes(upload.data, path=upload.name, doc_id="upload", max_bytes=limit)
+            doc = parse_with_limit(upload.data, path=upload.name, doc_id="upload", max_bytes=limit,
+                                   timeout_s=cfg.ingest.parse_timeout_s)
         except ParseError as exc:
             bad(exc.reason, str(exc), 413 if exc.reason == "too_large" else 422)
             continue

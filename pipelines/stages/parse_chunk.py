@@ -24,6 +24,7 @@ from cluster.models.tokenizer import input_tokenizer, load_tokenizer
 from cluster.telemetry.tracing import span
 from pipelines.chunk import ChunkingConfig, chunk_with_config
 from pipelines.parse import ParseError, ParsedDocument, ParserCrash, parse_bytes
+from pipelines.parse.isolated import ParseTimeout, parse_with_limit, time_limit
 from pipelines.records import PARSED_SCHEMA, STATUS_FAILED, STATUS_OK, STATUS_UNCHANGED, chunk_input, summary_input
 from pipelines.summary import section_summary
 
@@ -65,10 +66,11 @@ def chunking_config(models_json: str, chunking_json: str) -> ChunkingConfig:
 
 
 def parse_chunk_batch(batch: pa.Table, *, models_json: str, chunking_json: str, max_file_bytes: int,
-                      token_ids: bool = False) -> pa.Table:
+                      token_ids: bool = False, parse_timeout_s: float = 0.0) -> pa.Table:
     """Parse and chunk every file of ``batch`` (one Ray Data task call): its rows are work units,
     each a ``files`` list of file descriptions (:func:`pipelines.sources.units.work_units`).
-    ``token_ids``: also send each embed input's token ids (``ingest.token_ids``)."""
+    ``token_ids``: also send each embed input's token ids (``ingest.token_ids``); ``parse_timeout_s``: give
+    up on a file after that long (``ingest.parse_timeout_s``, :func:`parse_and_chunk`)."""
     from cluster.telemetry.metrics import ingest_metrics
 
     tokenizer, config = chunking_setup(models_json, chunking_json)
@@ -79,15 +81,16 @@ def parse_chunk_batch(batch: pa.Table, *, models_json: str, chunking_json: str, 
     with span("ingest.parse_chunk", files=len(files)):
         for item in files:
             rows.append(process_file(item, tokenizer=tokenizer, config=config, max_file_bytes=max_file_bytes,
-                                     ids_tokenizer=ids_tokenizer))
+                                     ids_tokenizer=ids_tokenizer, parse_timeout_s=parse_timeout_s))
     ingest_metrics().stage_seconds.observe(time.perf_counter() - started, tags={"stage": "parse_chunk"})
     return pa.Table.from_pylist(rows, schema=PARSED_SCHEMA)
 
 
 def process_file(item: dict[str, Any], *, tokenizer, config: ChunkingConfig, max_file_bytes: int,
-                 ids_tokenizer=None) -> dict[str, Any]:
+                 ids_tokenizer=None, parse_timeout_s: float = 0.0) -> dict[str, Any]:
     """One file → one :data:`PARSED_SCHEMA` row (status ok / unchanged / failed). With ``ids_tokenizer``
-    (:func:`cluster.models.tokenizer.input_tokenizer`) an ok row carries its embed inputs' token ids."""
+    (:func:`cluster.models.tokenizer.input_tokenizer`) an ok row carries its embed inputs' token ids;
+    with ``parse_timeout_s`` > 0 a file that takes longer fails with reason ``timeout``."""
     row: dict[str, Any] = {
         "doc_id": item["doc_id"], "source": item["source"], "path": item["relpath"], "abs_path": item["path"],
         "title": None, "format": None, "n_bytes": item["size"], "mtime_ns": item["mtime_ns"], "content_hash": None,
@@ -108,8 +111,8 @@ def process_file(item: dict[str, Any], *, tokenizer, config: ChunkingConfig, max
         row["status"] = STATUS_UNCHANGED
         return row
     try:
-        doc = parse_bytes(raw, path=item["path"], doc_id=item["doc_id"], max_bytes=max_file_bytes)
-        chunks = chunk_with_config(doc, tokenizer, config)
+        doc, chunks = parse_and_chunk(raw, path=item["path"], doc_id=item["doc_id"], max_bytes=max_file_bytes,
+                                      tokenizer=tokenizer, config=config, timeout_s=parse_timeout_s)
     except ParseError as exc:  # bad input: a deliberate verdict with its reason
         row.update(reason=exc.reason, detail=exc.detail or str(exc))
         return row
@@ -130,6 +133,24 @@ def process_file(item: dict[str, Any], *, tokenizer, config: ChunkingConfig, max
         ids = _token_ids(ids_tokenizer, chunk_inputs + summary_inputs)
         row.update(chunk_token_ids=[ids[t] for t in chunk_inputs], summary_token_ids=[ids[t] for t in summary_inputs])
     return row
+
+
+def parse_and_chunk(raw: bytes, *, path: str, doc_id: str, max_bytes: int, tokenizer, config: ChunkingConfig,
+                    timeout_s: float = 0.0):
+    """The parsed document and its chunks. With ``timeout_s`` > 0 (``ingest.parse_timeout_s``) the file
+    is given up after that long (:class:`pipelines.parse.isolated.ParseTimeout`, reason ``timeout``): a
+    PDF is parsed in this worker's parser process (killed at the limit), any other format under a timer,
+    and the chunking gets what is left of the time."""
+    if not timeout_s or timeout_s <= 0:
+        doc = parse_bytes(raw, path=path, doc_id=doc_id, max_bytes=max_bytes)
+        return doc, chunk_with_config(doc, tokenizer, config)
+    started = time.monotonic()
+    doc = parse_with_limit(raw, path=path, doc_id=doc_id, max_bytes=max_bytes, timeout_s=timeout_s)
+    left = timeout_s - (time.monotonic() - started)
+    if left <= 0:
+        raise ParseTimeout(timeout_s, "parsing and chunking")
+    with time_limit(left, "parsing and chunking"):
+        return doc, chunk_with_config(doc, tokenizer, config)
 
 
 def _token_ids(tokenizer, texts: list[str]) -> dict[str, list[int]]:
