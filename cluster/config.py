@@ -191,6 +191,10 @@ class RetrievalConfig(BaseModel):
         "adaptive", description="adaptive: weighted min-max linear with a BM25 share set per query by the cross-encoder's "
                                 "verdict on each retriever's best hit (bm25_weight is the prior); linear: the fixed "
                                 "share; dbsf: distribution-based score fusion; rrf: reciprocal-rank")
+    judge_max_length: int | None = Field(
+        None, ge=32, le=512, description="tokens per (query, passage) pair the adaptive-fusion judge reads (the "
+                                         "passage cut to its best sentence window); None: rerank.max_length, else "
+                                         "the model's 256")
     adaptive_temperature: float = Field(
         6.0, gt=0, description="adaptive fusion: cross-encoder logit difference that moves BM25's share by one logit")
     rrf_k: int = Field(60, ge=1)
@@ -199,6 +203,10 @@ class RetrievalConfig(BaseModel):
     lexical_bm25_weight: float = Field(0.8, ge=0, le=1, description="BM25's share on the BM25-led (lexical) route")
     multi_query: bool = Field(True, description="add rule-based rephrasings and keyword variants of the query")
     variant_weight: float = Field(0.5, ge=0, le=1, description="fusion weight of a variant relative to the query")
+    dense_rule_variants: bool = Field(True, description="search the rule-based rephrasings and keyword variants "
+                                                        "densely too (one more query embedding and ANN search "
+                                                        "each); off: BM25 only, the dense side searches the "
+                                                        "query (and an LLM's variants)")
     hyde: bool = Field(False, description="HyDE: search with a hypothetical answer passage (pseudo-relevance "
                                          "feedback from the first pass until an LLM is configured)")
     hyde_feedback_docs: int = Field(3, ge=1, le=20)

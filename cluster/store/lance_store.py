@@ -241,14 +241,29 @@ class LanceStore:
 
     def vector_search(self, name: str, vector: np.ndarray, *, k: int, index: IndexConfig, where: str | None = None,
                       columns: list[str] | None = None) -> pa.Table:
-        query = self.table(name).search(vector.astype(np.float32), vector_column_name="vector").distance_type("cosine")
+        return self.vector_search_many(name, [vector], k=k, index=index, where=where, columns=columns)[0]
+
+    def vector_search_many(self, name: str, vectors: list[np.ndarray], *, k: int, index: IndexConfig,
+                           where: str | None = None, columns: list[str] | None = None) -> list[pa.Table]:
+        """The best ``k`` rows for each of ``vectors``, in one LanceDB query (its multi-vector search: each
+        vector's rows are exactly those of a search of its own, and the per-query cost is paid once)."""
+        if not vectors:
+            return []
+        batch = [np.asarray(v, dtype=np.float32) for v in vectors]
+        query = self.table(name).search(batch if len(batch) > 1 else batch[0],
+                                        vector_column_name="vector").distance_type("cosine")
         if self.has_vector_index(name):
             query = query.nprobes(index.nprobes).refine_factor(index.refine_factor)
         if where:
             query = query.where(where, prefilter=True)
         if columns:
             query = query.select([*columns, "_distance"])
-        return query.limit(k).to_arrow()
+        table = query.limit(k).to_arrow()
+        if len(batch) == 1:
+            return [table.drop_columns(["query_index"]) if "query_index" in table.column_names else table]
+        which = np.asarray(table.column("query_index").to_numpy())
+        rest = table.drop_columns(["query_index"])
+        return [rest.filter(pa.array(which == i)) for i in range(len(batch))]
 
     # -- index upkeep --------------------------------------------------------------------------
     def has_vector_index(self, name: str) -> bool:

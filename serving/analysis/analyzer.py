@@ -58,12 +58,19 @@ class QueryPlan:
     hyde: bool
     multi_query: bool
     notes: list[str] = field(default_factory=list)
+    dense_rule_variants: bool = True
+
+    def dense_variant(self, target: TargetPlan, variant: Variant) -> bool:
+        """Whether ``variant`` is searched by the dense side too: the target's own text and an LLM's
+        variants always; the rule-based rephrasings and keywords only with ``dense_rule_variants`` (they
+        are the query's own words, which the BM25 side searches)."""
+        return variant is target.variants[0] or self.dense_rule_variants or variant.kind.startswith("llm-")
 
     def texts_to_embed(self) -> list[str]:
         """Distinct texts that need a query embedding (dense retrieval and the section tier)."""
         if not (self.use_dense or self.awareness):
             return []
-        return list(dict.fromkeys(v.text for t in self.targets for v in t.variants))
+        return list(dict.fromkeys(v.text for t in self.targets for v in t.variants if self.dense_variant(t, v)))
 
 
 def analyse_query(request: SearchRequest, cfg: StrataConfig, hints: "LLMHints | None" = None) -> QueryPlan:
@@ -110,4 +117,5 @@ def analyse_query(request: SearchRequest, cfg: StrataConfig, hints: "LLMHints | 
         fusion=request.fusion or settings.fusion, bm25_weight=bm25_weight, rrf_k=settings.rrf_k,
         candidates=request.candidates or settings.candidates, awareness=awareness,
         hyde=settings.hyde if request.hyde is None else request.hyde, multi_query=multi_query,
+        dense_rule_variants=settings.dense_rule_variants,
     )

@@ -49,11 +49,14 @@ class CrossEncoderReranker:
         return [window_text(query, t, self._count, budget) for t in texts]
 
     @classmethod
-    def from_config(cls, cfg: StrataConfig, *, threads: int | None = None) -> "CrossEncoderReranker":
-        """The configured reranker (``rerank.model_dir``, else ``rerank.model`` under ``models.home``)."""
+    def from_config(cls, cfg: StrataConfig, *, threads: int | None = None,
+                    max_length: int | None = None) -> "CrossEncoderReranker":
+        """The configured reranker (``rerank.model_dir``, else ``rerank.model`` under ``models.home``);
+        ``max_length`` replaces ``rerank.max_length`` (tokens per pair) when given."""
         from cluster.models.registry import resolve_reranker_dir
 
-        return cls.load(cfg.rerank, directory=resolve_reranker_dir(cfg), threads=threads)
+        settings = cfg.rerank if max_length is None else cfg.rerank.model_copy(update={"max_length": max_length})
+        return cls.load(settings, directory=resolve_reranker_dir(cfg), threads=threads)
 
     @classmethod
     def load(cls, settings: RerankConfig, *, directory: Path | None = None,

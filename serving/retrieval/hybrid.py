@@ -79,11 +79,15 @@ class HybridRetriever:
         return [(h.chunk_id, h.doc_id, h.score) for h in hits]
 
     def dense(self, vector: np.ndarray, k: int, filters: ResolvedFilters) -> list[tuple[str, str, float]]:
-        table = self.view.store.vector_search(CHUNKS, vector, k=k, index=self.cfg.index, where=filters.lance_where(),
-                                              columns=["chunk_id", "doc_id"])
-        return [(c, d, 1.0 - float(dist)) for c, d, dist in zip(
+        return self.dense_many([vector], k, filters)[0]
+
+    def dense_many(self, vectors: list[np.ndarray], k: int, filters: ResolvedFilters) -> list[list[tuple[str, str, float]]]:
+        """:meth:`dense` for several vectors in one index query (a target's variants)."""
+        tables = self.view.store.vector_search_many(CHUNKS, vectors, k=k, index=self.cfg.index,
+                                                    where=filters.lance_where(), columns=["chunk_id", "doc_id"])
+        return [[(c, d, 1.0 - float(dist)) for c, d, dist in zip(
             table.column("chunk_id").to_pylist(), table.column("doc_id").to_pylist(),
-            table.column("_distance").to_pylist())]
+            table.column("_distance").to_pylist())] for table in tables]
 
     # -- one query plan -------------------------------------------------------------------------------
     def retrieve(self, plan: QueryPlan, vectors: dict[str, np.ndarray], filters: ResolvedFilters,
@@ -111,6 +115,13 @@ class HybridRetriever:
                     c.ranks[name] = min(c.ranks.get(name, rank), rank)
 
             both = plan.use_bm25 and plan.use_dense
+            searched = [v for v in target.variants if plan.use_dense and plan.dense_variant(target, v)]
+            dense_hits: dict[int, list[tuple[str, str, float]]] = {}
+            if searched:
+                t0 = time.perf_counter()
+                found = self.dense_many([vectors[v.text] for v in searched], k, filters)
+                timings["dense"] += (time.perf_counter() - t0) * 1000
+                dense_hits = {id(v): hits for v, hits in zip(searched, found)}
             for variant in target.variants:
                 if plan.use_bm25:
                     t0 = time.perf_counter()
@@ -119,10 +130,8 @@ class HybridRetriever:
                     counts["bm25"] += len(hits)
                     note(hits, "bm25")
                     lists.append(("bm25", variant.weight, [(c, s) for c, _, s in hits]))
-                if plan.use_dense:
-                    t0 = time.perf_counter()
-                    hits = self.dense(vectors[variant.text], k, filters)
-                    timings["dense"] += (time.perf_counter() - t0) * 1000
+                if id(variant) in dense_hits:
+                    hits = dense_hits[id(variant)]
                     counts["dense"] += len(hits)
                     note(hits, "dense")
                     lists.append(("dense", variant.weight, [(c, s) for c, _, s in hits]))

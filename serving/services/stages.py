@@ -85,8 +85,9 @@ class CrossEncoderJudge:
                 if self._reranker is None and not self._failed:
                     from serving.rerank import CrossEncoderReranker
 
-                    try:
-                        self._reranker = CrossEncoderReranker.from_config(self.cfg)
+                    try:  # one thread: two pairs a query gain nothing from a second, whose spinning costs CPU
+                        self._reranker = CrossEncoderReranker.from_config(
+                            self.cfg, threads=1, max_length=self.cfg.retrieval.judge_max_length)
                     except (FileNotFoundError, ValueError) as exc:
                         log.warning("adaptive fusion keeps the prior BM25 share: no cross-encoder (%s)", exc)
                         self._failed = True
