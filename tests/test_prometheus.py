@@ -102,6 +102,19 @@ def panel_queries() -> list[tuple[str, str, str, str]]:
     return out
 
 
+def dashboard_variable_queries() -> list[tuple[str, str, str, str]]:
+    """(dashboard, variable, metric selector, label) of every ``label_values(…)`` template variable."""
+    out = []
+    for path in DASHBOARDS:
+        for var in json.loads(path.read_text()).get("templating", {}).get("list", []):
+            query = var.get("query")
+            text = query.get("query", "") if isinstance(query, dict) else (query or "")
+            match = re.fullmatch(r"\s*label_values\((.+),\s*(\w+)\)\s*", text)
+            if var.get("type") == "query" and match:
+                out.append((path.stem, var["name"], match.group(1), match.group(2)))
+    return out
+
+
 def substitute(expr: str) -> str:
     for name in sorted(VARIABLES, key=len, reverse=True):
         expr = expr.replace(name, VARIABLES[name])
@@ -179,6 +192,19 @@ class Prometheus:
                 poke()
                 poked = time.monotonic()
             time.sleep(1)
+
+    def label_values(self, match: str, label: str) -> list[str]:
+        """What Grafana's ``label_values(match, label)`` lists (the series API over the whole run)."""
+        response = requests.get(f"{self.url}/api/v1/label/{label}/values", params={"match[]": match}, timeout=30)
+        body = response.json()
+        assert response.status_code == 200 and body["status"] == "success", (match, label, body)
+        return body["data"]
+
+    def loaded_rules(self) -> dict[str, str]:
+        """Alert name → health ("ok", "err", "unknown") of every rule the server loaded and evaluated."""
+        body = requests.get(f"{self.url}/api/v1/rules", timeout=10).json()
+        assert body["status"] == "success", body
+        return {r["name"]: r["health"] for g in body["data"]["groups"] for r in g["rules"] if r["type"] == "alerting"}
 
     def alerts(self) -> dict[str, str]:
         body = requests.get(f"{self.url}/api/v1/alerts", timeout=10).json()
@@ -394,10 +420,23 @@ def test_dashboards_and_alerts_against_a_real_prometheus(prometheus, ray_session
         print(f"{checked - len(empty)} of {checked} panel queries returned data; NaN-only (a rate window without "
               f"increase): {nan_only}")
 
-        # 8. Every alert expression is accepted by the query API (promtool checks the file above), and the two
-        #    alerts this run provokes fire.
+        # 7b. Every dashboard variable's query (Grafana's label_values(metric, label)) finds values: the
+        #     session and application pickers would otherwise be empty and every panel blank.
+        variables = dashboard_variable_queries()
+        assert len(variables) >= 3, variables
+        for board, name, metric, label in variables:
+            values = prom.label_values(substitute(metric), label)
+            assert values, f"{board}: variable ${name} = label_values({metric}, {label}) finds no values"
+            if name == "application":
+                assert "strata" in values, values
+
+        # 8. Every alert expression is accepted by the query API (promtool checks the file above), and every rule
+        #    of the file is loaded by the server and evaluates without error; the two alerts this run provokes fire.
         for rule in prom.rules:
             prom.query(rule["expr"])
+        loaded = prom.loaded_rules()
+        assert sorted(loaded) == sorted(r["alert"] for r in prom.rules) and len(loaded) == 19, loaded
+        assert all(health == "ok" for health in loaded.values()), loaded
         wanted = {"StrataIngestFailureRatioHigh", "StrataQueryServerErrorsHigh"}
         deadline = time.monotonic() + 60
         states: dict[str, str] = {}

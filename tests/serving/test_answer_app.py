@@ -69,7 +69,8 @@ def test_unanswerable_question_is_refused_not_fabricated(app):
     body = ask(url, {"question": UNANSWERABLE}).json()
     assert body["refused"] is True and body["answer"] == "" and body["citations"] == []
     assert body["verification"]["verdict"] == "refused" and "not contain enough information" in body["refusal_reason"]
-    assert "threshold" in body["refusal_reason"] and body["extractive"]["answerable"] is False
+    reason = body["refusal_reason"]  # below the answerability threshold, or no passage names "Celsius"
+    assert ("threshold" in reason or "do not mention celsius" in reason) and body["extractive"]["answerable"] is False
 
 
 def test_streaming_sends_the_answer_then_a_final_event(app):
