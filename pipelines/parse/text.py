@@ -1,9 +1,11 @@
 """Plain text: the text is kept unchanged; a multi-signal line scorer marks likely headings.
 
 Positive signals: section numbering (``3``, ``3.2.1``, ``IV.``, ``A.``), Chapter/Part/Appendix/
-Section keywords, ALL CAPS, Title Case, an ``===``/``---`` underline, blank lines around.
+Section keywords and those of filings and contracts (``PART II``, ``Item 7.``, ``Item 1A.``, ``Note 12``,
+``Article 4``, ``Schedule B``, ``Exhibit 10.1``), ALL CAPS, Title Case, an ``===``/``---`` underline, blank lines around.
 Negative signals: sentence punctuation at the end, lowercase start, bullets, code, digits,
 long lines, table-like column gaps, neighbouring numbered lines (a list, not headings).
+A table of contents' entries (a title found again later, with nothing under it here) are dropped.
 
 >>> t = "1. Introduction\\n\\nThis tool ingests text.\\n\\nINSTALLATION\\n\\n- run it.\\n"
 >>> _, heads, _ = parse(t)
@@ -28,8 +30,8 @@ _NUM = re.compile(
     r"[ \t]+(?P<rest>\S.*)"
 )
 _CHAPTER = re.compile(
-    r"(?P<kw>chapter|part|book|appendix|section)[ \t]+"
-    r"(?P<n>\d{1,3}(?:\.\d{1,3})*|[IVXLCDM]{1,7}|[A-Z]|one|two|three|four|five|six|seven|eight"
+    r"(?P<kw>chapter|part|book|appendix|section|item|note|article|schedule|exhibit)[ \t]+"
+    r"(?P<n>\d{1,3}[A-Z]?(?:\.\d{1,3})*|[IVXLCDM]{1,7}|[A-Z]|one|two|three|four|five|six|seven|eight"
     r"|nine|ten|eleven|twelve)\b\.?(?:[ \t]*[:.\-\u2013\u2014][ \t]*|[ \t]+|$)(?P<rest>.*)",
     re.I,
 )
@@ -45,6 +47,31 @@ _SMALL = frozenset(
     "a an and as at but by for from in into nor of on or over per the to via vs with without "
     "is are be".split()
 )
+
+
+_KEYWORD_LEVEL = {"item": 2, "note": 3, "schedule": 2}
+_TOC_TAIL = re.compile(r"(?:[ \t]*[.\u2026·][ \t.\u2026·]*|[ \t]{2,}|[ \t]+)(?:\d{1,4}|[ivxlc]{1,6})$")
+
+
+def _toc_key(title: str) -> str:
+    """A heading's title without a table of contents' dot leader and page number, case-folded."""
+    return " ".join(_TOC_TAIL.sub("", title).split()).casefold()
+
+
+def _drop_contents_entries(text: str, headings: list[Heading], min_words: int = 8) -> list[Heading]:
+    """Drop headings that are table-of-contents entries: the same title (less a page number) appears again
+    later, and this one has (almost) nothing under it before the next heading. The later one, with the
+    body, stays: a filing's "Item 7. Management's Discussion … 45" at the top no longer makes an empty
+    section in front of the real Item 7."""
+    keys = [_toc_key(h.title) for h in headings]
+    out = []
+    for i, h in enumerate(headings):
+        body_end = headings[i + 1].start if i + 1 < len(headings) else len(text)
+        thin = len(text[h.end:body_end].split()) < min_words
+        if thin and keys[i] and keys[i] in keys[i + 1:]:
+            continue
+        out.append(h)
+    return out
 
 
 def _title_case(words: list[str]) -> bool:
@@ -88,7 +115,8 @@ def score_line(
     if m and (not m.group("rest") or m.group("rest")[0].isupper() or m.group("rest")[0].isdigit()):
         kw = m.group("kw").lower()
         depth = m.group("n").count(".") + 1
-        score, level = 5, (max(2, depth) if kw == "section" else 1)
+        # Filings and contracts: PART I > Item 7 > Note 12; articles hold sections; exhibits are appendices.
+        score, level = 5, (max(2, depth) if kw == "section" else _KEYWORD_LEVEL.get(kw, 1))
         rest = m.group("rest") or s
     elif num is not None:
         depth, kind, rest = num
@@ -183,4 +211,4 @@ def parse(text: str) -> tuple[str, list[Heading], str | None]:
             a = start + indent
             w = _WIKI.fullmatch(s)
             headings.append(Heading(level, w.group(2) if w else s, a, a + len(s)))
-    return text, headings, None
+    return text, _drop_contents_entries(text, headings), None

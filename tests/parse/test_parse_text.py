@@ -159,3 +159,65 @@ def test_score_line_signals():
     assert sc("MAX_BATCH_SIZE") < THRESHOLD
     assert sc("Name      Default     Meaning") < THRESHOLD
     assert sc(" ".join(["Word"] * 20)) < THRESHOLD
+
+
+FILING = """ACME CORPORATION
+ANNUAL REPORT ON FORM 10-K
+
+TABLE OF CONTENTS
+
+PART I
+
+Item 1. Business ............ 3
+
+Item 1A. Risk Factors ............ 9
+
+PART II
+
+Item 7. Management's Discussion and Analysis ............ 21
+
+Item 8. Financial Statements ............ 40
+
+PART I
+
+Item 1. Business
+
+Acme makes anvils and rockets for customers in forty countries, and sells them through its own stores.
+
+Item 1A. Risk Factors
+
+Demand for anvils depends on the number of coyotes, which is hard to forecast from one year to the next.
+
+PART II
+
+Item 7. Management's Discussion and Analysis
+
+Revenue grew by 12 percent to 4.1 billion dollars, led by rockets, while anvil sales were flat in the year.
+
+Item 8. Financial Statements
+
+The consolidated statements follow, with the notes that are an integral part of them as listed below.
+
+Note 1. Summary of Significant Accounting Policies
+
+Revenue is recognised when control of an anvil passes to the customer, usually on delivery to the store.
+
+NOTE 12 - INCOME TAXES
+
+The effective tax rate was 21 percent, the statutory rate, with no material uncertain tax positions held.
+"""
+
+
+def test_filing_items_parts_and_notes_make_a_tree_and_the_contents_page_does_not():
+    from pipelines.parse.sections import build_sections
+
+    text, heads, _ = parse(FILING)
+    titles = [(h.level, h.title) for h in heads]
+    assert (2, "Item 7. Management's Discussion and Analysis") in titles
+    assert (2, "Item 1A. Risk Factors") in titles and (3, "NOTE 12 - INCOME TAXES") in titles
+    assert not any("...." in t for _, t in titles), titles  # the contents entries are gone
+    assert [t for _, t in titles].count("Item 1. Business") == 1
+    sections = build_sections("d", text, heads, title="ACME", fmt="text").sections
+    note = next(s for s in sections if s.title == "NOTE 12 - INCOME TAXES")
+    assert note.path[-3:] == ["PART II", "Item 8. Financial Statements", "NOTE 12 - INCOME TAXES"], note.path
+    assert "effective tax rate" in note.text
