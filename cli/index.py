@@ -14,6 +14,14 @@ import click
 from cli.common import config_of, tenant_option
 from cluster.config import StrataConfig
 
+INGEST_FAILED_EXIT = 3  # `strata ingest`'s status when files failed (beyond --max-failed-ratio)
+
+
+def _ratio(_ctx, param, value: float) -> float:
+    if not 0.0 <= value <= 1.0:
+        raise click.BadParameter(f"{value}: a ratio between 0 and 1", param=param)
+    return value
+
 
 @click.command()
 @click.argument("path", type=click.Path(exists=False))
@@ -21,11 +29,18 @@ from cluster.config import StrataConfig
 @click.option("--prune", is_flag=True, help="delete documents of this source that no longer exist on disk")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None, help="write the report as JSON")
 @click.option("--no-progress", is_flag=True, help="no progress bar")
+@click.option("--max-failed-ratio", type=float, default=0.0, show_default=True, callback=_ratio,
+              help=f"the share of the files seen that may fail or be skipped and still exit 0 (above it: exit "
+                   f"status {INGEST_FAILED_EXIT}); 0 = any failed file fails the command")
 @tenant_option
 @click.pass_context
 def ingest(ctx: click.Context, path: str, source: str | None, prune: bool, report_path: str | None,
-           no_progress: bool, tenant: str) -> None:
-    """Ingest a file or directory tree into a tenant's index (idempotent; resumes after a crash)."""
+           no_progress: bool, max_failed_ratio: float, tenant: str) -> None:
+    """Ingest a file or directory tree into a tenant's index (idempotent; resumes after a crash).
+
+    Exit status: 0 when every file was ingested or unchanged (or the failed share is within
+    --max-failed-ratio); 3 when files failed or were skipped, so a KubeRay RayJob or a CI step
+    fails (the report is printed either way); 1 on an error; 2 on a usage error."""
     cfg = config_of(ctx)
     if no_progress:
         cfg.ingest.progress = False
@@ -33,6 +48,24 @@ def ingest(ctx: click.Context, path: str, source: str | None, prune: bool, repor
     click.echo(report.summary())
     if report_path:
         Path(report_path).write_text(json.dumps(report.to_dict(), indent=2))
+    if ingest_failed(report, max_failed_ratio):
+        click.echo(f"strata ingest: {len(report.failed)} of {report.files_seen} file(s) failed or were skipped "
+                   f"(allowed: {max_failed_ratio:.0%}); exit status {INGEST_FAILED_EXIT}", err=True)
+        # the group's result callback (stop_ray) still runs, then exits with this status (cli/main.py)
+        ctx.find_root().obj["exit_status"] = INGEST_FAILED_EXIT
+
+
+def ingest_failed(report, max_failed_ratio: float = 0.0) -> bool:
+    """Whether an ingest's failed (or skipped) files exceed the tolerated share of the files seen.
+
+    >>> from pipelines.report import IngestReport
+    >>> bad = IngestReport(files_seen=10, new=9, failed=[("x.bin", "binary", "NUL bytes")])
+    >>> ingest_failed(bad), ingest_failed(bad, 0.1), ingest_failed(bad, 0.05), ingest_failed(IngestReport(files_seen=3))
+    (True, False, True, False)
+    """
+    if not report.failed:
+        return False
+    return len(report.failed) > max_failed_ratio * max(report.files_seen, len(report.failed))
 
 
 def run_ingest_command(cfg: StrataConfig, path: str, *, source: str | None, prune: bool, tenant: str = "default"):

@@ -77,12 +77,18 @@ def main(ctx: click.Context, config_path: str | None, data_dir: str | None, verb
 
 
 @main.result_callback()
-def _after_command(*_args, **_kwargs) -> None:
+@click.pass_context
+def _after_command(ctx: click.Context, *_args, **_kwargs) -> None:
     """Stop the embedded Ray a command started (``cluster.runtime.stop_ray``): ~2 s sooner than Ray's
-    own exit hook. Commands that never started Ray never imported ``cluster.runtime`` either."""
+    own exit hook. Commands that never started Ray never imported ``cluster.runtime`` either. Then
+    exit with the status a command that finished its work asked for (``ctx.obj["exit_status"]``:
+    ``strata ingest`` with failed files), which :func:`run` keeps through its quick exit."""
     runtime = sys.modules.get("cluster.runtime")
     if runtime is not None:
         runtime.stop_ray()
+    status = (ctx.obj or {}).get("exit_status") if isinstance(ctx.obj, dict) else None
+    if status:
+        ctx.exit(status)
 
 
 @main.command("config")

@@ -1,0 +1,38 @@
+"""The operational conventions of the ``strata`` command (issue 52): an exit status a RayJob or CI step
+can act on, unknown settings refused, secrets masked in ``strata config``, ``--version``."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from support import REPO
+
+
+def strata(*args: str, data_dir, env: dict | None = None, timeout: int = 180) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "cli.main", "--data-dir", str(data_dir), *args], cwd=REPO,
+                          capture_output=True, text=True, timeout=timeout, env={**os.environ, **(env or {})})
+
+
+def test_ingest_with_a_failed_file_exits_3_and_still_prints_the_report(tmp_path, installed_models):
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "good.txt").write_text("Strata exits with a status a RayJob can read. It prints its report first.\n")
+    (corpus / "bad.txt").write_bytes(b"abc\x00\x00\x01 binary")
+    done = strata("ingest", str(corpus), "--no-progress", data_dir=tmp_path / "idx")
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert "1 new" in done.stdout and "bad.txt: binary" in done.stdout  # the report, whole
+    assert "exit status 3" in done.stderr
+    # tolerated share: the failed file is half of those seen; the good one is unchanged now
+    done = strata("ingest", str(corpus), "--no-progress", "--max-failed-ratio", "0.5", data_dir=tmp_path / "idx")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 unchanged" in done.stdout and "bad.txt: binary" in done.stdout
+
+
+def test_ingest_help_documents_the_exit_status(tmp_path):
+    done = strata("ingest", "--help", data_dir=tmp_path)
+    assert done.returncode == 0
+    assert "Exit status" in done.stdout and "3 when files failed" in " ".join(done.stdout.split())
+    assert "--max-failed-ratio" in done.stdout
