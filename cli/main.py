@@ -29,7 +29,7 @@ from cli import demo, index, keys, models, query, reranker
 from cli import eval as eval_commands
 from cli.common import config_of, log_file_of
 from cluster import logs
-from cluster.config import load_config
+from cluster.config import config_error_message, load_config
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +72,7 @@ def main(ctx: click.Context, config_path: str | None, data_dir: str | None, verb
     try:
         cfg = load_config(config_path, **overrides)
     except Exception as exc:  # pydantic ValidationError, TOML errors, missing file
-        raise click.ClickException(f"invalid configuration: {exc}") from exc
+        raise click.ClickException(f"invalid configuration: {config_error_message(exc)}") from exc
     ctx.obj = {"config": cfg, "log_file": logs.setup_logging(cfg.storage.data_dir, verbose=verbose)}
 
 

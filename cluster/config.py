@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict, TomlConfigSettingsSource
 
 DEFAULT_CONFIG_FILE = "strata.toml"
@@ -29,7 +29,14 @@ def _default_models_home() -> Path:
     return Path(base) / "strata" / "models"
 
 
-class StorageConfig(BaseModel):
+class _Section(BaseModel):
+    """A config section: an unknown key (a typo such as ``[ingest] writer_batch_row``, or
+    ``STRATA_INGEST__WRITER_BATCH_ROW``) is refused, naming the section and key, never ignored."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class StorageConfig(_Section):
     """Where the index lives. ``lance_uri`` may be a local path or an object-store URI
     (``s3://bucket/strata``); the tantivy BM25 index and the ingest journal stay on the
     writer's local (or shared) filesystem under ``data_dir``."""
@@ -52,7 +59,7 @@ class StorageConfig(BaseModel):
         return self.data_dir / "ingest-journal.json"
 
 
-class ModelsConfig(BaseModel):
+class ModelsConfig(_Section):
     """Embedding model choice. ``embedder`` names a model installed under ``home`` by
     ``strata models install`` (default ``all-minilm-l6-v2``), or ``hub:<name>`` to let fastembed
     download a supported model on a machine with internet. ``embedder_dir`` points at any local
@@ -64,7 +71,7 @@ class ModelsConfig(BaseModel):
     embedder_dir: Path | None = None
 
 
-class EmbedderConfig(BaseModel):
+class EmbedderConfig(_Section):
     """Runtime settings of the embedding actors."""
 
     batch_size: int | None = Field(
@@ -79,7 +86,7 @@ class EmbedderConfig(BaseModel):
                                                  "growing with it on; no faster here")
 
 
-class ChunkingSettings(BaseModel):
+class ChunkingSettings(_Section):
     """Chunk sizes in embedder tokens; ``chunk_tokens + header_tokens + 2`` must fit the model window."""
 
     chunk_tokens: int = Field(200, ge=16)
@@ -93,7 +100,7 @@ class ChunkingSettings(BaseModel):
         return self
 
 
-class IngestConfig(BaseModel):
+class IngestConfig(_Section):
     """Bulk-ingest pipeline settings."""
 
     include: list[str] = Field(
@@ -168,7 +175,7 @@ class IngestConfig(BaseModel):
     progress: bool = True
 
 
-class IndexConfig(BaseModel):
+class IndexConfig(_Section):
     """Vector index settings for the ``chunks`` table (IVF_PQ) and query-time knobs."""
 
     ivf_min_rows: int = Field(20_000, ge=256, description="below this many chunks the table stays flat (exact search)")
@@ -183,7 +190,7 @@ class IndexConfig(BaseModel):
     cleanup_older_than_hours: float = Field(24.0, ge=0, description="table versions older than this are removed by maintenance")
 
 
-class RetrievalConfig(BaseModel):
+class RetrievalConfig(_Section):
     """Query-time retrieval: hybrid fusion, multi-query expansion, routing and request limits."""
 
     candidates: int = Field(100, ge=1, le=2000, description="candidates per retriever (BM25, dense) before fusion")
@@ -216,7 +223,7 @@ class RetrievalConfig(BaseModel):
     max_filter_values: int = Field(1000, ge=1)
 
 
-class AwarenessConfig(BaseModel):
+class AwarenessConfig(_Section):
     """Hierarchical "awareness" expansion: section tier, neighbours, parents/siblings, token budget."""
 
     section_top_k: int = Field(8, ge=0, le=200, description="sections found by the section tier per target")
@@ -236,7 +243,7 @@ class AwarenessConfig(BaseModel):
     max_targets: int = Field(4, ge=1, le=16, description="sub-questions a multi-target query is split into")
 
 
-class RerankConfig(BaseModel):
+class RerankConfig(_Section):
     """Cross-encoder reranking (fastembed ``TextCrossEncoder`` over a local ONNX model).
 
     ``model`` names a reranker installed under ``models.home`` by ``strata models install`` (the
@@ -266,7 +273,7 @@ class RerankConfig(BaseModel):
                            "better than the cut tail, and both lost ~0.015 nDCG@10 against the full 256 tokens")
 
 
-class LLMConfig(BaseModel):
+class LLMConfig(_Section):
     """One LLM served by vLLM (the writer or the verifier).
 
     ``model`` names a model folder installed under ``models.home`` by ``strata models install``
@@ -309,7 +316,7 @@ class LLMConfig(BaseModel):
                                       "output (0: off)")
 
 
-class ExtractiveConfig(BaseModel):
+class ExtractiveConfig(_Section):
     """The extractive answerer: the best evidence sentences of the context pack, quoted verbatim.
 
     Each sentence is scored by the cross-encoder on (question, sentence) and combined with its
@@ -341,7 +348,7 @@ class ExtractiveConfig(BaseModel):
                                                     "serving/answer/anchors.py); refuse when none does")
 
 
-class AnswerConfig(BaseModel):
+class AnswerConfig(_Section):
     """``POST /v1/answer``: LLM query analysis, the writer, the verifier, retries, refusal, limits."""
 
     enabled: bool = Field(True, description="serve /v1/answer (starts the vLLM deployment)")
@@ -389,7 +396,7 @@ class AnswerConfig(BaseModel):
         return kind
 
 
-class ServeConfig(BaseModel):
+class ServeConfig(_Section):
     """The Ray Serve application: HTTP, replicas, fractional CPUs, batching, caches, freshness."""
 
     host: str = "127.0.0.1"
@@ -453,7 +460,7 @@ class ServeConfig(BaseModel):
                                                              "max_ongoing_requests slots from other tenants")
 
 
-class RayConfig(BaseModel):
+class RayConfig(_Section):
     """``address`` (or ``$RAY_ADDRESS``) joins an existing cluster; otherwise an embedded local Ray starts."""
 
     address: str | None = None
@@ -466,7 +473,7 @@ class RayConfig(BaseModel):
                                  "a Prometheus on another machine; a joined cluster (address) keeps its own")
 
 
-class TelemetryConfig(BaseModel):
+class TelemetryConfig(_Section):
     """OpenTelemetry tracing: ``none`` (spans recorded, not exported), ``console`` or ``otlp``."""
 
     otel_exporter: Literal["none", "console", "otlp"] = "none"
@@ -535,6 +542,48 @@ def load_config(path: str | Path | None = None, **overrides: Any) -> StrataConfi
 
     loaded = _Loaded(**overrides)
     return StrataConfig.model_validate(loaded.model_dump())
+
+
+def config_error_message(exc: Exception) -> str:
+    """A configuration error for people: an unknown key is named with its section, the nearest valid key
+    and the environment variable that set it (if one did); other errors keep pydantic's own words.
+
+    >>> try:
+    ...     load_config(ingest={"writer_batch_row": 5})
+    ... except ValueError as exc:
+    ...     print(config_error_message(exc))
+    unknown setting ingest.writer_batch_row (in section [ingest]; did you mean writer_batch_rows?)
+    """
+    import difflib
+    import typing
+
+    from pydantic import ValidationError
+
+    if not isinstance(exc, ValidationError):
+        return str(exc)
+    lines = []
+    for err in exc.errors():
+        loc = [str(part) for part in err["loc"]]
+        dotted = ".".join(loc)
+        if err["type"] != "extra_forbidden":
+            lines.append(f"{dotted}: {err['msg']} (got {err.get('input')!r})")
+            continue
+        model: Any = StrataConfig
+        for part in loc[:-1]:
+            field = getattr(model, "model_fields", {}).get(part)
+            kinds = (field.annotation, *typing.get_args(field.annotation)) if field is not None else ()
+            model = next((k for k in kinds if isinstance(k, type) and issubclass(k, BaseModel)), None)
+            if model is None:
+                break
+        known = list(getattr(model, "model_fields", {})) if model is not None else []
+        near = difflib.get_close_matches(loc[-1], known, n=1)
+        section = f"section [{'.'.join(loc[:-1])}]" if len(loc) > 1 else "the top level"
+        hint = f"in {section}" + (f"; did you mean {near[0]}?" if near else f"; valid keys: {', '.join(known)}")
+        env = "STRATA_" + "__".join(part.upper() for part in loc)
+        if env in os.environ:
+            hint += f"; set by the environment variable {env}"
+        lines.append(f"unknown setting {dotted} ({hint})")
+    return "\n".join(lines)
 
 
 def merge_overrides(base: Mapping[str, Any], extra: Mapping[str, Any]) -> dict[str, Any]:

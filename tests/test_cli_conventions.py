@@ -36,3 +36,32 @@ def test_ingest_help_documents_the_exit_status(tmp_path):
     assert done.returncode == 0
     assert "Exit status" in done.stdout and "3 when files failed" in " ".join(done.stdout.split())
     assert "--max-failed-ratio" in done.stdout
+
+
+def test_an_unknown_key_in_a_section_is_refused_naming_it(tmp_path, monkeypatch):
+    import pytest
+    from click.testing import CliRunner
+    from pydantic import ValidationError
+
+    from cli.main import main
+    from cluster.config import config_error_message, load_config
+
+    toml = tmp_path / "strata.toml"
+    toml.write_text("[ingest]\nwriter_batch_row = 5\n")
+    with pytest.raises(ValidationError) as raised:
+        load_config(toml)
+    assert "ingest.writer_batch_row" in str(raised.value)
+    assert config_error_message(raised.value) == (
+        "unknown setting ingest.writer_batch_row (in section [ingest]; did you mean writer_batch_rows?)")
+    with pytest.raises(ValidationError):  # a nested section too
+        load_config(answer={"writer": {"max_token": 5}})
+
+    monkeypatch.setenv("STRATA_INGEST__WRITER_BATCH_ROW", "5")
+    with pytest.raises(ValidationError) as raised:
+        load_config()
+    message = config_error_message(raised.value)
+    assert "ingest.writer_batch_row" in message and "STRATA_INGEST__WRITER_BATCH_ROW" in message
+
+    done = CliRunner().invoke(main, ["--data-dir", str(tmp_path), "config"])
+    assert done.exit_code == 1
+    assert "unknown setting ingest.writer_batch_row" in done.output and "writer_batch_rows" in done.output
