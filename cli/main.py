@@ -17,10 +17,13 @@ lives in its own module (``cli/index.py``, ``query.py``, ``models.py``, ``eval.p
 from __future__ import annotations
 
 import atexit
+import json
 import logging
 import os
+import re
 import sys
 import threading
+import typing
 from typing import NoReturn
 
 import click
@@ -94,8 +97,64 @@ def _after_command(ctx: click.Context, *_args, **_kwargs) -> None:
 @main.command("config")
 @click.pass_context
 def show_config(ctx: click.Context) -> None:
-    """Print the effective configuration as JSON."""
-    click.echo(config_of(ctx).model_dump_json(indent=2))
+    """Print the effective configuration as JSON, secrets masked as *** (a setting or storage option named
+    like a key, secret, token, password or credential; the user:password of a URL)."""
+    cfg = config_of(ctx)
+    click.echo(json.dumps(redacted(json.loads(cfg.model_dump_json()), cfg), indent=2))
+
+
+MASK = "***"
+_SECRET_WORDS = {"key", "keys", "apikey", "secret", "secrets", "token", "tokens", "password", "passwd", "pwd",
+                 "passphrase", "credential", "credentials", "sas", "signature"}
+_NOT_A_SECRET = ("_env", "_file", "_path", "_dir", "_var")  # where a secret is read from: shown
+_USERINFO = re.compile(r"(\b[A-Za-z][A-Za-z0-9+.-]*://)[^/@\s]+@")
+
+
+def secret_name(name: str) -> bool:
+    """Whether a setting or option named ``name`` holds a secret (one of its words names one).
+
+    >>> [secret_name(n) for n in ("aws_secret_access_key", "sas_token", "api_key", "password", "AccountKey")]
+    [True, True, True, True, True]
+    >>> [secret_name(n) for n in ("region", "budget_tokens", "api_key_env", "keys_file", "endpoint")]
+    [False, True, False, False, False]
+    """
+    low = name.lower()
+    if low.endswith(_NOT_A_SECRET):
+        return False
+    words = set(re.split(r"[^a-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower()))
+    return bool(words & _SECRET_WORDS) or any(w in low for w in ("secret", "password", "credential", "apikey"))
+
+
+def redacted(data: object, model: object = None, name: str = "") -> object:
+    """``data`` (a configuration dumped as JSON) with secrets masked: the text value of a secret-named
+    key (numbers, flags and a fixed set of choices are settings, shown), and the user information of any
+    URL.
+
+    >>> redacted({"storage": {"lance_uri": "s3://AK:SK@bucket/x", "storage_options": {
+    ...     "aws_secret_access_key": "SK", "region": "eu"}}, "answer": {"budget_tokens": 1200}})
+    {'storage': {'lance_uri': 's3://***@bucket/x', 'storage_options': {'aws_secret_access_key': '***', 'region': 'eu'}}, 'answer': {'budget_tokens': 1200}}
+    """
+    from pydantic import BaseModel
+
+    if isinstance(data, dict):
+        fields = type(model).model_fields if isinstance(model, BaseModel) else {}
+        out = {}
+        for key, value in data.items():
+            field = fields.get(key)
+            kinds = (field.annotation, *typing.get_args(field.annotation)) if field is not None else ()
+            if any(typing.get_origin(kind) is typing.Literal for kind in kinds):
+                out[key] = value  # one of fixed choices (e.g. ingest.token_ids = "auto")
+                continue
+            child = getattr(model, key, None) if isinstance(model, BaseModel) else None
+            out[key] = redacted(value, child, name if secret_name(name) else key)  # all of a secret's parts
+        return out
+    if isinstance(data, list):
+        return [redacted(value, None, name) for value in data]
+    if isinstance(data, str):
+        if data and secret_name(name):
+            return MASK
+        return _USERINFO.sub(lambda m: m.group(1) + MASK + "@", data)
+    return data
 
 
 for command in (index.ingest, index.delete, index.maintain, index.stats, query.search, query.context, query.ask,

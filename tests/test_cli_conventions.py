@@ -65,3 +65,23 @@ def test_an_unknown_key_in_a_section_is_refused_naming_it(tmp_path, monkeypatch)
     done = CliRunner().invoke(main, ["--data-dir", str(tmp_path), "config"])
     assert done.exit_code == 1
     assert "unknown setting ingest.writer_batch_row" in done.output and "writer_batch_rows" in done.output
+
+
+def test_strata_config_masks_secrets(tmp_path):
+    options = {"aws_access_key_id": "AKIAEXAMPLE", "aws_secret_access_key": "wJalrSECRET", "session_token": "TOK",
+               "region": "eu-west-1"}
+    done = strata("config", data_dir=tmp_path, env={
+        "STRATA_STORAGE__STORAGE_OPTIONS": json.dumps(options),
+        "STRATA_STORAGE__LANCE_URI": "s3://user:pa55word@bucket/strata",
+        "STRATA_TELEMETRY__OTLP_ENDPOINT": "https://collector:hunter2@otel.example:4318"})
+    assert done.returncode == 0, done.stderr
+    for secret in ("AKIAEXAMPLE", "wJalrSECRET", "TOK", "pa55word", "hunter2"):
+        assert secret not in done.stdout
+    shown = json.loads(done.stdout)
+    assert shown["storage"]["storage_options"] == {"aws_access_key_id": "***", "aws_secret_access_key": "***",
+                                                   "session_token": "***", "region": "eu-west-1"}
+    assert shown["storage"]["lance_uri"] == "s3://***@bucket/strata"
+    assert shown["telemetry"]["otlp_endpoint"] == "https://***@otel.example:4318"
+    # settings that merely mention tokens or keys are shown as they are
+    assert shown["answer"]["budget_tokens"] > 0 and shown["ingest"]["token_ids"] == "auto"
+    assert shown["storage"]["data_dir"] == str(tmp_path)
