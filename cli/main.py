@@ -61,7 +61,24 @@ class StrataGroup(click.Group):
             raise click.ClickException(f"{type(exc).__name__}: {exc} (traceback in {path}; -v shows it here)") from exc
 
 
+def package_version() -> str:
+    """Strata's version: the installed distribution's, else (a checkout not installed) ``pyproject.toml``'s."""
+    from importlib import metadata
+    from pathlib import Path
+
+    try:
+        return metadata.version("strata")
+    except metadata.PackageNotFoundError:
+        import tomllib
+
+        pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
+        return tomllib.loads(pyproject.read_text())["project"]["version"]
+
+
 @click.group(cls=StrataGroup)
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, help="print Strata's version and exit",
+              callback=lambda ctx, _param, value: (click.echo(f"strata {package_version()}"), ctx.exit())
+              if value and not ctx.resilient_parsing else None)
 @click.option("--config", "config_path", type=click.Path(dir_okay=False), default=None,
               help="TOML config file (default: $STRATA_CONFIG or ./strata.toml)")
 @click.option("--data-dir", type=click.Path(file_okay=False), default=None, help="override storage.data_dir")

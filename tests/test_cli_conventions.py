@@ -85,3 +85,13 @@ def test_strata_config_masks_secrets(tmp_path):
     # settings that merely mention tokens or keys are shown as they are
     assert shown["answer"]["budget_tokens"] > 0 and shown["ingest"]["token_ids"] == "auto"
     assert shown["storage"]["data_dir"] == str(tmp_path)
+
+
+def test_version_prints_the_package_version(tmp_path):
+    import tomllib
+
+    version = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["version"]
+    done = subprocess.run([sys.executable, "-m", "cli.main", "--config", str(tmp_path / "missing.toml"), "--version"],
+                          cwd=REPO, capture_output=True, text=True, timeout=60)  # before (without) the configuration
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"strata {version}"
