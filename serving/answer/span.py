@@ -61,9 +61,55 @@ def _first_new(pattern: re.Pattern, sentences: Sequence[str], asked: set[str]) -
 
 
 _ASKS_YEAR = re.compile(r"\b(?:which|what) year\b", re.IGNORECASE)
+_ASKS_QUANTITY = re.compile(r"\bwhat\b[^?]{0,60}?\b(?:share|percentage|proportion|rate|ratio|margin|level|amount|"
+                            r"price|cost|growth|inflation|revenue|demand|return|figure|valuation)s?\b|"
+                            r"\bby (?:how much|what (?:percentage|margin|factor))\b", re.IGNORECASE)
 # First match wins: the more specific kinds come first.
 _KINDS = (("expansion", _ASKS_EXPANSION), ("version", _ASKS_VERSION), ("number", _ASKS_NUMBER), ("year", _ASKS_YEAR),
-          ("person", _ASKS_PERSON), ("default", _ASKS_DEFAULT), ("name", _ASKS_NAME))
+          ("person", _ASKS_PERSON), ("default", _ASKS_DEFAULT), ("quantity", _ASKS_QUANTITY), ("name", _ASKS_NAME))
+#: A figure with what makes it a quantity: a percentage, a currency, a scale word or a range of them.
+_QUANTITY = re.compile(
+    r"(?:(?:USD|US\$|EUR|GBP|[$€£])\s?)?\d+(?:[.,]\d+)*(?:\s?(?:%|percent\b|per cent\b|basis points\b))?"
+    r"(?:\s(?:trillion|billion|million|thousand)\b)?"
+    r"(?:\s?(?:to|-|–)\s?(?:(?:USD|US\$|[$€£])\s?)?\d+(?:[.,]\d+)*(?:\s?(?:%|percent\b))?)?", re.IGNORECASE)
+
+
+def _quantity(question: str, sentences: Sequence[str]) -> str | None:
+    """The figure of the first sentence that has one, nearest to the question's words: a percentage, an
+    amount of money, a number with a scale word, or a decimal (a bare year or a figure the question itself
+    states never counts).
+
+    >>> _quantity("What share of airlines lack a fuel efficiency solution?",
+    ...           ["In 2024, 85% of airlines still lack a structured fuel efficiency solution."])
+    '85%'
+    >>> _quantity("What EBITDA margin did it reach, starting from 4%?", ["It went from 4% to 7% in 2023."])
+    '7%'
+    """
+    stated = set(re.findall(r"\d+(?:[.,]\d+)*", question))
+    terms = {w.lower()[:5] for w in re.findall(r"[A-Za-z]{3,}", question)}
+    for sentence in sentences:
+        best, best_distance = None, None
+        for m in _QUANTITY.finditer(sentence):
+            value = m.group(0).strip(" .,;:-–")
+            digits = re.findall(r"\d+(?:[.,]\d+)*", value)
+            if not digits or all(d in stated for d in digits):
+                continue
+            if any(d in stated for d in digits):  # "from 4% to 7%" asked "starting from 4%": the other end
+                value = next(part.strip() for part in re.split(r"\s?(?:\bto\b|-|–)\s?", value)
+                             if re.search(r"\d", part) and not set(re.findall(r"\d+(?:[.,]\d+)*", part)) <= stated)
+                digits = re.findall(r"\d+(?:[.,]\d+)*", value)
+            if re.fullmatch(r"(?:1[89]|20)\d\d", value):
+                continue  # a year
+            marked = bool(re.search(r"%|percent|[$€£]|USD|EUR|GBP|illion|thousand|basis", value, re.I)) or "." in digits[0]
+            if not marked:
+                continue
+            positions = [w.start() for w in re.finditer(r"[A-Za-z]{3,}", sentence) if w.group(0).lower()[:5] in terms]
+            distance = min((abs(p - m.start()) for p in positions), default=len(sentence))
+            if best_distance is None or distance < best_distance:
+                best, best_distance = value, distance
+        if best is not None:
+            return best
+    return None
 
 
 def expected_type(question: str) -> str | None:
@@ -116,6 +162,8 @@ def answer_span(question: str, sentences: Sequence[str]) -> str | None:
         return _first_new(_YEAR, sentences, asked)
     if kind == "name":
         return _best_name(question, sentences, asked) or _first_new(_QUOTED, sentences, asked)
+    if kind == "quantity":
+        return _quantity(question, sentences)
     return None
 
 

@@ -49,7 +49,7 @@ def test_refuses_what_the_reports_do_not_say_and_answers_what_they_do(reports_pi
     from serving.protocol import AnswerRequest
 
     pipe, examples = reports_pipeline
-    answered_right, refused, cited_ok, answered = 0, 0, 0, 0
+    answered_right, refused, cited_ok, answered, short_right = 0, 0, 0, 0, 0
     wrong = []
     for e in examples:
         response = pipe.answer(AnswerRequest(question=e.question, use_cache=False))
@@ -57,6 +57,8 @@ def test_refuses_what_the_reports_do_not_say_and_answers_what_they_do(reports_pi
             text = normalize_text(response.answer)
             good = not response.refused and any(normalize_text(g) in text for g in e.answers)
             answered_right += good
+            value = normalize_text(response.answer_value or "")  # the short span: "1.55%", not the sentence
+            short_right += bool(value) and any(normalize_text(g) == value for g in e.answers)
             if not response.refused:
                 answered += 1
                 cited_ok += any(c.path == e.evidence[0].document for c in response.citations)
@@ -71,6 +73,7 @@ def test_refuses_what_the_reports_do_not_say_and_answers_what_they_do(reports_pi
     assert refused >= 0.75 * n_unanswerable, (refused, n_unanswerable, wrong)
     assert answered_right >= 0.8 * n_answerable, (answered_right, n_answerable, wrong)
     assert cited_ok >= 0.9 * answered, (cited_ok, answered, wrong)
+    assert short_right >= 0.6 * n_answerable, (short_right, n_answerable)
 
 
 def test_a_refusal_names_the_anchor_the_passages_lack(reports_pipeline):
