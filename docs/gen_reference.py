@@ -110,7 +110,8 @@ CONFIG_NOTES = {
     "telemetry.otel_exporter": "OpenTelemetry spans: none (recorded, not exported), console, or otlp "
                                "(pip install 'strata[otlp]')",
     "telemetry.otlp_endpoint": "the OTLP/HTTP endpoint (default: the exporter's, or $OTEL_EXPORTER_OTLP_ENDPOINT)",
-    "telemetry.service_name": "service.name of the exported spans",
+    "telemetry.service_name": "service.name of the exported spans, unless $OTEL_SERVICE_NAME or a service.name in "
+                              "$OTEL_RESOURCE_ATTRIBUTES names it (the environment wins)",
 }
 
 DEFAULT_FACTORIES = {"_default_models_home": "`$XDG_DATA_HOME/strata/models` (else `~/.local/share/strata/models`)"}

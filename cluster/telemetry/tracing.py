@@ -4,6 +4,13 @@ Spans are always recorded (cheap); they are exported only with ``telemetry.otel_
 set to ``console`` or ``otlp`` (the ``otlp`` extra). Ray worker processes configure themselves
 from the ``STRATA_TELEMETRY__*`` environment on first use.
 
+The service name, highest first: ``$OTEL_SERVICE_NAME``, then ``service.name`` in
+``$OTEL_RESOURCE_ATTRIBUTES``, then ``telemetry.service_name`` (default ``strata``); the other
+``$OTEL_RESOURCE_ATTRIBUTES`` are kept on every span, and the OTLP exporter reads its own ``OTEL_EXPORTER_OTLP_*``
+variables (endpoint, headers) unless ``telemetry.otlp_endpoint`` is set. An HTTP request's W3C
+``traceparent`` (and ``tracestate``, ``baggage``; ``$OTEL_PROPAGATORS``) becomes the parent of the spans
+it starts (:class:`TraceContextMiddleware`).
+
 >>> with span("ingest.parse", files=3):
 ...     pass
 """
@@ -15,8 +22,8 @@ import os
 from collections.abc import Iterator
 from typing import Any
 
-from opentelemetry import trace
-from opentelemetry.sdk.resources import Resource
+from opentelemetry import context, propagate, trace
+from opentelemetry.sdk.resources import OTELResourceDetector, Resource
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import BatchSpanProcessor, ConsoleSpanExporter
 
@@ -34,8 +41,9 @@ def setup_tracing(settings: TelemetryConfig | None = None) -> None:
         settings = TelemetryConfig(
             otel_exporter=os.environ.get("STRATA_TELEMETRY__OTEL_EXPORTER", "none"),  # type: ignore[arg-type]
             otlp_endpoint=os.environ.get("STRATA_TELEMETRY__OTLP_ENDPOINT"),
+            service_name=os.environ.get("STRATA_TELEMETRY__SERVICE_NAME") or TelemetryConfig().service_name,
         )
-    provider = TracerProvider(resource=Resource.create({"service.name": settings.service_name}))
+    provider = TracerProvider(resource=resource_of(settings))
     if settings.otel_exporter == "console":
         provider.add_span_processor(BatchSpanProcessor(ConsoleSpanExporter()))
     elif settings.otel_exporter == "otlp":
@@ -47,6 +55,39 @@ def setup_tracing(settings: TelemetryConfig | None = None) -> None:
         provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter(**kwargs)))
     trace.set_tracer_provider(provider)
     _configured = True
+
+
+def resource_of(settings: TelemetryConfig) -> Resource:
+    """The spans' resource: ``$OTEL_RESOURCE_ATTRIBUTES`` and ``$OTEL_SERVICE_NAME`` win over
+    ``telemetry.service_name``, which names the service when neither does.
+
+    >>> resource_of(TelemetryConfig()).attributes["service.name"]
+    'strata'
+    """
+    from_env = OTELResourceDetector().detect().attributes  # OTEL_RESOURCE_ATTRIBUTES, then OTEL_SERVICE_NAME
+    return Resource.create({} if from_env.get("service.name") else {"service.name": settings.service_name})
+
+
+class TraceContextMiddleware:
+    """ASGI middleware: the trace context of an incoming request (W3C ``traceparent``/``tracestate`` and
+    ``baggage`` headers, or what ``$OTEL_PROPAGATORS`` names) is current while the request is handled, so
+    the spans it starts (``query.search``, ``answer``) are children of the caller's span."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope.get("type") != "http":
+            return await self.app(scope, receive, send)
+        headers = {key.decode("latin-1").lower(): value.decode("latin-1") for key, value in scope.get("headers", ())}
+        incoming = propagate.extract(headers)
+        if not incoming:
+            return await self.app(scope, receive, send)
+        token = context.attach(incoming)
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            context.detach(token)
 
 
 @contextlib.contextmanager

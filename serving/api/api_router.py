@@ -20,6 +20,7 @@ from ray.serve.exceptions import DeploymentUnavailableError, ReplicaUnavailableE
 
 from cluster.redact import hide_paths, hide_paths_in
 from cluster.telemetry.metrics import query_metrics
+from cluster.telemetry.tracing import TraceContextMiddleware
 from cluster.tenants import DEFAULT_TENANT
 from serving.api.auth import install_security
 from serving.api.documents import router as documents_router
@@ -265,4 +266,5 @@ def build_fastapi_app() -> FastAPI:
     app.include_router(documents_router)
     install_error_handlers(app)
     install_security(app)  # API keys, per-key limits, body size (serving/api/auth.py)
+    app.add_middleware(TraceContextMiddleware)  # outermost: a caller's traceparent parents the request's spans
     return app
