@@ -143,7 +143,7 @@ def test_eval_answers_truncates_an_over_long_question_and_says_so(ray_session, i
     (corpus / "binary.md").write_bytes(b"\x00\x01\x02PK\x03\x04\x00\x00" * 40)
     data_dir = str(tmp_path / "index")
     ingested = CliRunner().invoke(main, ["--data-dir", data_dir, "ingest", str(corpus)])
-    assert ingested.exit_code == 0, ingested.output + repr(ingested.exception)
+    assert ingested.exit_code == 3, ingested.output + repr(ingested.exception)  # the bad files: reported, status 3
     qa = tmp_path / "qa.jsonl"
     rows = [{"id": "cats", "question": "Why do cats purr?", "answers": ["content"], "answerable": True},
             {"id": "long", "question": LONG_QUESTION, "answers": ["content"], "answerable": True}]
