@@ -32,6 +32,9 @@ import sys
 import threading
 from pathlib import Path
 
+LOG_TO_ENV = "STRATA_LOG_TO"
+"""``file`` or ``stderr``: where library logs go without ``-v`` (:func:`log_target`)."""
+
 LOG_FILE_ENV = "STRATA_LOG_FILE"
 """The log file's path, for processes started from this one (vLLM's engine process, Ray workers)."""
 
@@ -145,10 +148,28 @@ class _LogFileStream:
 log_file_stream = _LogFileStream()
 
 
+def log_target() -> str:
+    """Where the logs go without ``-v``: ``$STRATA_LOG_TO`` (``file`` or ``stderr``), else ``stderr`` in a
+    Kubernetes pod (``$KUBERNETES_SERVICE_HOST``: ``kubectl logs`` reads stderr, and a file on the
+    pod's volume is out of sight when something breaks), else ``file``.
+
+    >>> import os; os.environ[LOG_TO_ENV] = "stderr"; log_target()
+    'stderr'
+    >>> del os.environ[LOG_TO_ENV]
+    """
+    chosen = os.environ.get(LOG_TO_ENV, "").strip().lower()
+    if chosen in ("file", "stderr"):
+        return chosen
+    return "stderr" if os.environ.get("KUBERNETES_SERVICE_HOST") else "file"
+
+
 def setup_logging(data_dir: str | Path, *, verbose: bool = False) -> Path:
     """Send log records to ``<data_dir>/logs/strata.log`` (and with ``verbose`` also to stderr, at
-    DEBUG); without ``verbose`` keep the libraries off the console. Returns the log file's path.
-    Calling it again replaces what an earlier call set up."""
+    DEBUG); without ``verbose`` keep the libraries off the console. With :func:`log_target` ``stderr``
+    everything (INFO and up, the libraries' and Ray workers' output included) goes to stderr as well,
+    and file descriptor 2 stays on it. Returns the log file's path. Calling it again replaces what an
+    earlier call set up."""
+    to_stderr = not verbose and log_target() == "stderr"
     path = log_file_path(data_dir).resolve()
     root = logging.getLogger()
     for handler in [h for h in root.handlers if getattr(h, "_strata", False)]:
@@ -156,7 +177,10 @@ def setup_logging(data_dir: str | Path, *, verbose: bool = False) -> Path:
         handler.close()
     level = logging.DEBUG if verbose else logging.INFO
     file_handler = _LogFileHandler(path, level)
-    handlers = [file_handler, _ConsoleHandler(logging.DEBUG if verbose else logging.WARNING, own_only=not verbose)]
+    console_level = logging.DEBUG if verbose else logging.INFO if to_stderr else logging.WARNING
+    handlers = [file_handler, _ConsoleHandler(console_level, own_only=not (verbose or to_stderr))]
+    if to_stderr:
+        verbose = True  # the libraries keep their console handlers, workers' output is forwarded
     for handler in handlers:
         handler._strata = True  # type: ignore[attr-defined]
         root.addHandler(handler)
