@@ -15,6 +15,9 @@ from support import METRICS_PORT, SAMPLES, make_config
 # tests' own STRATA_TEST_* knobs excepted) and no ./strata.toml reach a configuration made here.
 for _name in [n for n in os.environ if n.startswith("STRATA_") and not n.startswith("STRATA_TEST_")]:
     del os.environ[_name]
+# A test machine that is itself a Kubernetes pod must not turn the CLI's logs onto stderr (cluster/logs.py:
+# log_target); tests/test_log_target.py checks that choice in its own subprocesses.
+os.environ["STRATA_LOG_TO"] = "file"
 import cluster.config as _config  # noqa: E402
 
 _config.DEFAULT_CONFIG_FILE = str(Path(__file__).parent / "no-such-dir" / "strata.toml")
