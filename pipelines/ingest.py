@@ -134,11 +134,11 @@ def run_ingest(cfg: StrataConfig, path: str | Path, *, source: str | None = None
 
 
 def ingest_complete(cfg: StrataConfig, path: str | Path, *, source: str | None = None,
-                    tenant: str = DEFAULT_TENANT) -> IngestReport:
+                    tenant: str = DEFAULT_TENANT, keep_going: bool = False) -> IngestReport:
     """:func:`run_ingest` for scripts (evaluation, benchmarks): the Ray it connected to is let go
     afterwards (an embedded one it started is stopped, :func:`cluster.runtime.stop_ray`), and a file
     that failed raises ``RuntimeError`` naming it (an evaluation over a partial corpus would be wrong
-    without saying so).
+    without saying so) unless ``keep_going``: then the report's ``failed`` says what was left out.
 
     >>> # report = ingest_complete(cfg, "corpus/", source="scifact"); report.chunks
     """
@@ -150,7 +150,7 @@ def ingest_complete(cfg: StrataConfig, path: str | Path, *, source: str | None =
     finally:
         if started_ray:
             stop_ray()
-    if report.failed:
+    if report.failed and not keep_going:
         raise RuntimeError(f"{len(report.failed)} corpus files failed to ingest: {report.summary(max_failures=5)}")
     return report
 

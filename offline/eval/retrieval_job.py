@@ -104,22 +104,9 @@ def ingest_corpus(cfg: StrataConfig, corpus_dir: Path, source: str, tenant: str 
 
     A file that fails to ingest raises ``RuntimeError``, unless ``keep_going``: then the summary's
     ``failed`` lists each such file as ``[path, reason, detail]`` and the rest is ingested."""
-    if not keep_going:
-        from pipelines.ingest import ingest_complete
+    from pipelines.ingest import ingest_complete
 
-        report = ingest_complete(cfg, corpus_dir, source=source, tenant=tenant)
-    else:
-        import ray
-
-        from cluster.runtime import stop_ray
-        from pipelines.ingest import run_ingest
-
-        started_ray = not ray.is_initialized()
-        try:
-            report = run_ingest(cfg, corpus_dir, source=source, tenant=tenant)
-        finally:
-            if started_ray:
-                stop_ray()
+    report = ingest_complete(cfg, corpus_dir, source=source, tenant=tenant, keep_going=keep_going)
     return {"new": report.new, "updated": report.updated, "unchanged": report.unchanged,
             "chunks_written": report.chunks, "elapsed_s": round(report.elapsed_s, 1), "totals": report.totals,
             "failed": [list(f) for f in report.failed]}
