@@ -16,7 +16,11 @@ from a few of its characters. Then, over the whole document:
 - **hyphenation** at line ends is repaired (``exam-`` / ``ple`` → ``example``), the document's own
   words deciding: kept as a compound when it writes the compound (``end-of``) or uses both halves
   as words and never the joined form (``moving-average``);
-- a vertical gap, a jump up (a new column) or a change of size starts a paragraph (a blank line).
+- a vertical gap, a jump up (a new column) or a change of size starts a paragraph (a blank line);
+- **tables are kept as rows of cells**: a line whose words are set apart by a wide gap (0.9 em or more,
+  measured on PDFium's character boxes at the spaces only) is cut into cells there; consecutive lines whose
+  gaps line up (a shared white column, for most of their gaps) are a table, written one row a line with
+  `` | `` between cells and a blank line around it. Lines in a fixed-pitch font (code) are never cut.
 
 Bad files raise :class:`ParseError`: ``encrypted`` (needs a password), ``corrupt`` (truncated before
 ``%%EOF``, unreadable structure, a page that does not load), ``no_text_layer`` (scanned pages need
@@ -70,6 +74,10 @@ _SOFT_FRAGMENT = re.compile(r"\w*\ufffe\w*")
 _WORD = re.compile(r"[^\W\d_]{3,}")
 _COMPOUND = re.compile(r"\b[^\W\d_]{2,}-[^\W\d_]{2,}\b")
 _TOC_ENTRY = re.compile(r"(?:\.\s*){3,}\d*\s*$|^\s*(?:\d+(?:\.\d+)*|[A-Z]|[IVXLC]+)\.?\s+\D.*\s\d{1,4}\s*$")
+_SPACES = re.compile(r" +")
+_MONO_NAME = re.compile(r"mono|courier|cmtt|typewriter|consol|lmtt|menlo|inconsolata", re.I)
+_PLAIN_WORD = re.compile(r"[(\"“‘]?[^\W\d_]+[)\"”’]?[.,;:]?")
+_CELL_GAP = 0.9  # a gap between words this wide (in ems of the font size) may separate two table cells
 _JUNK_TITLE = re.compile(r"^(?:untitled|microsoft \w+ - |document\d*$)|\.(?:docx?|pdf|tex|dvi|odt|rtf|indd|qxd)$",
                          re.I)
 
@@ -98,6 +106,9 @@ class _Line:
     stamp: bool = False  # a watermark's one kept occurrence: text, never a heading or the title
     level: int = 0  # > 0: a heading of this level
     title: str = ""
+    cells: tuple[str, ...] = ()  # the line cut at its wide gaps (2 or more cells), else empty
+    gaps: tuple[tuple[float, float], ...] = ()  # the x extent of each wide gap
+    table: bool = False  # a row of a table: written as its cells
 
 
 @dataclass(slots=True)
@@ -197,10 +208,46 @@ def _page_lines(page, page_no: int, buf, flags) -> _Page:
                         and _BOLD_NAME.search(_font_name(raw_tp, ib, buf, flags)))
             text_line = normalize_text(stripped.translate(_LIGATURES)).strip()
             if text_line:
-                lines.append(_Line(text_line, page_no, top, bottom, round(size, 1), max(weight, 0), bold))
+                ln = _Line(text_line, page_no, top, bottom, round(size, 1), max(weight, 0), bold)
+                if " " in stripped and size > 0:
+                    _cut_cells(ln, stripped, raw_tp, a, size, box, buf, flags)
+                lines.append(ln)
         return _Page(lines, page.get_height(), n_chars)
     finally:
         tp.close()
+
+
+def _cut_cells(ln: _Line, stripped: str, raw_tp, at: int, size: float, box, buf, flags) -> None:
+    """Cut ``ln`` into cells at its wide gaps: the space runs of ``stripped`` (which starts at text index
+    ``at``) whose neighbouring characters are at least :data:`_CELL_GAP` ems apart. Fixed-pitch lines stay whole."""
+    c = _pdfium()
+    first = c.FPDFText_GetCharIndexFromTextIndex(raw_tp, at)
+    if _MONO_NAME.search(_font_name(raw_tp, first, buf, flags)) or flags.value & 1:  # FPDF_FONT_FIXEDPITCH
+        return
+    cells: list[str] = []
+    gaps: list[tuple[float, float]] = []
+    prev = 0
+    for sp in _SPACES.finditer(stripped):
+        left = c.FPDFText_GetCharIndexFromTextIndex(raw_tp, at + sp.start() - 1)
+        right = c.FPDFText_GetCharIndexFromTextIndex(raw_tp, at + sp.end())
+        if left < 0 or right < 0 or not c.FPDFText_GetLooseCharBox(raw_tp, left, box):
+            continue
+        x0 = box.right
+        if not c.FPDFText_GetLooseCharBox(raw_tp, right, box):
+            continue
+        if box.left - x0 >= _CELL_GAP * size:
+            cells.append(stripped[prev:sp.start()])
+            gaps.append((x0, box.left))
+            prev = sp.end()
+    if len(gaps) >= 4 and len(gaps) * 4 >= 3 * len(_SPACES.findall(stripped)):  # (nearly) every space is wide
+        widths = [b - a for a, b in gaps]
+        if max(widths) <= 1.5 * min(widths) and sum(bool(_PLAIN_WORD.fullmatch(cell)) for cell in cells) * 2 > len(cells):
+            return  # words spread evenly over a loosely justified line: prose, not cells
+    if gaps:
+        cells.append(stripped[prev:])
+        cleaned = tuple(normalize_text(cell.translate(_LIGATURES)).replace("\ufffe", "-").strip() for cell in cells)
+        if all(cleaned):
+            ln.cells, ln.gaps = cleaned, tuple(gaps)
 
 
 def _outline(pdf) -> list[_Outline]:
@@ -310,6 +357,44 @@ def _drop_running_lines(pages: list[_Page], protected: set[int]) -> None:
                             ln.drop = True
                         ln.stamp = True
                         seen_once.add(key)
+
+
+# ------------------------------------------------------------------ tables
+
+
+def _aligned(upper: _Line, lower: _Line) -> int:
+    """How many of ``lower``'s gaps share a white column with a gap of ``upper`` (at least half the narrower
+    one: a column's cells start, or end, at one x, so their gaps overlap wholly; prose's only by chance)."""
+    return sum(1 for g in lower.gaps
+               if any(min(g[1], h[1]) - max(g[0], h[0]) >= 0.5 * min(g[1] - g[0], h[1] - h[0]) - 1.0
+                      for h in upper.gaps))
+
+
+def _linked(upper: _Line, lower: _Line) -> int:
+    """The columns two consecutive cut lines share (0: not rows of one table): close below each other, and
+    half the gaps of the one with more line up, three quarters from four gaps on (justified prose with loose
+    spacing lines up by chance at a few of its many gaps)."""
+    if upper.bottom - lower.top > 2.5 * max(upper.size, lower.size) or lower.top > upper.top:
+        return 0
+    k, most = _aligned(upper, lower), max(len(upper.gaps), len(lower.gaps))
+    return k if k and (k * 2 >= most if most < 4 else k * 4 >= 3 * most) else 0
+
+
+def _find_tables(pages: list[_Page]) -> None:
+    """Mark ``table`` the rows of runs of consecutive cut lines that line up: three rows or more, or two
+    that share two columns or more."""
+    for p in pages:
+        run: list[_Line] = []
+        shared = 0
+        for ln in [*(ln for ln in p.lines if not ln.drop), None]:
+            if ln is not None and ln.gaps and run and (k := _linked(run[-1], ln)):
+                run.append(ln)
+                shared = max(shared, k)
+                continue
+            if len(run) >= 3 or (len(run) == 2 and shared >= 2):
+                for row in run:
+                    row.table = True
+            run, shared = ([ln], 0) if ln is not None and ln.gaps else ([], 0)
 
 
 # ------------------------------------------------------------------ headings
@@ -422,7 +507,7 @@ def _font_headings(pages: list[_Page], body: float, body_weight: int) -> None:
         run_level = 0
         for ln in [*p.lines, None]:
             level = 0
-            if ln is not None and not ln.drop and not ln.stamp and _heading_shaped(ln.text):
+            if ln is not None and not ln.drop and not ln.stamp and not ln.table and _heading_shaped(ln.text):
                 s = round(ln.size * 2) / 2
                 if s in levels:
                     level = levels[s]
@@ -470,7 +555,7 @@ def _repair_hyphens(pages: list[_Page], vocab: tuple[set[str], set[str]]) -> Non
         for ln in p.lines:
             if ln.drop:
                 continue
-            if ln.level:
+            if ln.level or ln.table:
                 prev = None
                 continue
             if "\ufffe" in ln.text:
@@ -561,9 +646,14 @@ def _build_text(pages: list[_Page], placed) -> tuple[str, list[Heading], list[in
                 out.heading(ln.level, ln.title)
                 prev = None
                 continue
-            if prev is not None and _new_paragraph(prev, ln):
-                out.blank()
-            out.line(ln.text)
+            if ln.table:
+                if prev is None or not prev.table:
+                    out.blank()
+                out.line(" | ".join(ln.cells))
+            else:
+                if prev is not None and (prev.table or _new_paragraph(prev, ln)):
+                    out.blank()
+                out.line(ln.text)
             prev = ln
     return out.text(), out.headings, page_starts
 
@@ -652,6 +742,7 @@ def _parse_open(pdf) -> tuple[str, list[Heading], str | None, list[int]]:
             tf = _fold(entry.title)
             protected.update(id(ln) for ln in pages[entry.page].lines if _matches(_fold(ln.text), tf))
     _drop_running_lines(pages, protected)
+    _find_tables(pages)
     body, body_weight = _body_style(pages)
     placed = _place_outline(pages, outline) if outline else []
     if not outline:

@@ -171,6 +171,43 @@ def test_hyphenation_at_line_ends_is_repaired():
     assert doc.page_span(at, at + 5) == (1, 1)  # the joined word stays where it starts
 
 
+def test_a_table_is_kept_as_rows_of_cells():
+    rows = [("Region", "Revenue", "Margin"), ("Europe", "1,200", "12.5%"), ("North America", "3,400", "9.1%"),
+            ("Asia Pacific", "870", "14.0%")]
+    prose = "The table below lists the revenue and the margin of each region in the year."
+    items = [Text(72, 720 - 14 * k, 10, prose) for k in range(2)]
+    for r, row in enumerate(rows):  # three columns: a cell per text object, the header in bold
+        items += [Text(x, 680 - 14 * r, 10, cell, r == 0) for x, cell in zip((72, 220, 320), row)]
+    items.append(Text(72, 600, 10, "Margins rose in every region except North America, where costs grew."))
+    items += [Text(72, 560 - 12 * k, 9, "int main ( void ) ;") for k in range(3)]  # one space each: no cells
+    doc = _parse(make_pdf([items]))
+    lines = doc.text.splitlines()
+    at = lines.index("Region | Revenue | Margin")
+    assert lines[at - 1] == "" and lines[at + 4] == ""  # a paragraph of its own
+    assert lines[at + 1:at + 4] == ["Europe | 1,200 | 12.5%", "North America | 3,400 | 9.1%", "Asia Pacific | 870 | 14.0%"]
+    assert doc.text.count(" | ") == 8  # prose and the evenly spaced lines stay whole
+    assert doc.text.count(prose) == 2 and "Margins rose in every region" in doc.text
+    assert all(s.title != "Region | Revenue | Margin" and "Region" not in s.title for s in doc.sections[1:])
+
+
+def test_a_gap_in_one_line_or_justified_prose_is_no_table():
+    loose = ["words spread far apart across the whole justified line here",
+             "so that each gap is wide but the gaps of one line never meet",
+             "those of the next one, as in a column of loosely set prose"]
+    items = []
+    for k, line in enumerate(loose):  # every space wide (a word per text object), no white column shared
+        x = 72.0
+        for w in line.split():
+            items.append(Text(x, 700 - 14 * k, 10, w))
+            x += 5.2 * len(w) + 12
+    items.append(Text(72, 640, 10, "Total"))  # one line with one wide gap: no table either
+    items.append(Text(400, 640, 10, "42"))
+    items += [Text(72, 620 - 14 * k, 10, f"Plain body line {k} of the report.") for k in range(3)]
+    doc = _parse(make_pdf([items]))
+    assert " | " not in doc.text
+    assert all(line in " ".join(doc.text.split()) for line in loose)
+
+
 def test_encrypted_pdf_needs_a_password():
     raw = make_pdf([_page(_body("Secret"), n=1, i=0)], user_password="s3cret")
     with pytest.raises(ParseError) as err:
