@@ -13,6 +13,15 @@ from cli.index import run_ingest_command
 from cli.query import ask, search
 
 
+def sample_corpus() -> Path:
+    """The bundled sample corpus: ``samples/corpus`` in a checkout, ``cli/samples/corpus`` in a wheel."""
+    here = Path(__file__).resolve().parent
+    for path in (here.parent / "samples" / "corpus", here / "samples" / "corpus"):
+        if path.is_dir():
+            return path
+    raise click.ClickException("the sample corpus is missing from this installation: pass --corpus DIR")
+
+
 @click.command()
 @click.option("--corpus", type=click.Path(exists=True, file_okay=False), default=None,
               help="corpus to ingest (default: the bundled samples/corpus)")
@@ -24,14 +33,17 @@ def demo(ctx: click.Context, corpus: str | None, question: str) -> None:
 
     cfg = config_of(ctx)
     home = Path(cfg.models.home).expanduser()
+    skipped: dict[str, str] = {}
     try:
-        manifests = install_default_models(home)
+        manifests = install_default_models(home, skipped=skipped)
     except ModelInstallError as exc:
         raise click.ClickException(str(exc)) from exc
     click.echo(f"== models ready in {home} (checksums verified)")
     for name, m in manifests.items():
         click.echo(f"   installed {name} ({m.kind}{f', dim {m.dim}' if m.kind == 'embedder' else ''})")
-    corpus = corpus or str(Path(__file__).resolve().parent.parent / "samples" / "corpus")
+    for name, reason in skipped.items():
+        click.echo(f"   skipped {name}: {reason}")
+    corpus = corpus or str(sample_corpus())
     click.echo(f"\n== ingesting {corpus} into {cfg.storage.data_dir}")
     report = run_ingest_command(cfg, corpus, source="samples", prune=False)
     click.echo(report.summary(max_failures=5))

@@ -24,12 +24,15 @@ def models_install(ctx: click.Context, force: bool) -> None:
     from cluster.models.install import ModelInstallError, install_default_models
 
     home = Path(config_of(ctx).models.home).expanduser()
+    skipped: dict[str, str] = {}
     try:
-        for name, manifest in install_default_models(home, force=force).items():
+        for name, manifest in install_default_models(home, force=force, skipped=skipped).items():
             click.echo(f"installed {name} ({manifest.kind}, dim {manifest.dim}) -> {home / name}\n"
                        f"  source: {manifest.source}\n  sha256: {manifest.model_sha256}")
     except ModelInstallError as exc:
         raise click.ClickException(str(exc)) from exc
+    for name, reason in skipped.items():
+        click.echo(f"skipped {name}: {reason}")
 
 
 @models.command("show")

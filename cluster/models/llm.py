@@ -29,10 +29,24 @@ def resolve_llm(llm: LLMConfig, models_home: Path) -> Path:
     """The local folder vLLM loads for ``llm`` (``model_dir``, else ``models_home/model``)."""
     directory = Path(llm.model_dir).expanduser() if llm.model_dir else Path(models_home).expanduser() / llm.model
     if not (directory / "config.json").is_file():
+        hint = f" ({why})" if (why := llm_tools_missing()) else ""
         raise FileNotFoundError(
-            f"LLM {llm.model!r} is not installed at {directory}: run `strata models install` "
+            f"LLM {llm.model!r} is not installed at {directory}: run `strata models install`{hint} "
             "(or set answer.writer.model_dir to a local Hugging Face model folder)")
     return directory
+
+
+def llm_tools_missing() -> str | None:
+    """Why the default LLM cannot be assembled here (the ``llm`` extra's gguf reader is missing), or None.
+
+    >>> llm_tools_missing() in (None, "needs the llm extra (gguf): pip install 'strata[llm]'")
+    True
+    """
+    import importlib.util
+
+    if importlib.util.find_spec("gguf") is None:
+        return "needs the llm extra (gguf): pip install 'strata[llm]'"
+    return None
 
 
 def install_smollm2(target: Path, *, force: bool = False) -> ModelManifest:
