@@ -105,7 +105,8 @@ class IngestConfig(_Section):
 
     include: list[str] = Field(
         default_factory=lambda: ["*.md", "*.markdown", "*.rst", "*.txt", "*.html", "*.htm", "*.gz", "*.pod", "*.pm",
-                                 "*.[1-9]", "*.[1-9]*", "*.man", "*.text", "*.xhtml", "*.pdf"],
+                                 "*.[1-9]", "*.[1-9]*", "*.man", "*.text", "*.xhtml", "*.pdf", "*.docx",
+                                 "*.pptx"],
         description="file-name globs to ingest (matched on the base name)",
     )
     exclude: list[str] = Field(default_factory=lambda: [".*", "*~", "*.swp"])

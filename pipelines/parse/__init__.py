@@ -5,10 +5,11 @@
 ('markdown', 'Install', [(0, ''), (1, 'Install'), (2, 'Install > Linux')])
 
 PDFs are recognised by their magic bytes (``%PDF-``, also inside gzip) and read from the bytes
-(:mod:`pipelines.parse.pdf`); their documents carry the offset where each page starts.
+(:mod:`pipelines.parse.pdf`); their documents carry the offset where each page starts. Word and PowerPoint
+files (DOCX, PPTX) are recognised by their zip parts (:mod:`pipelines.parse.office`); a slide is a page.
 
 Every bad input raises :class:`ParseError` (reasons: empty, binary, undecodable, too_large,
-malformed; for PDFs encrypted, corrupt, no_text_layer). Any other exception inside decoding or a parser is a bug, not bad input: it escapes
+malformed, unsupported; for PDFs and Office files encrypted, corrupt; for PDFs no_text_layer). Any other exception inside decoding or a parser is a bug, not bad input: it escapes
 :func:`parse_bytes` as :class:`ParserCrash` (``parser crash: <Type>: …``, the original as its cause),
 never disguised as a malformed file.
 """
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pipelines.parse import html, man, markdown, pdf, pod, rst, text
+from pipelines.parse import html, man, markdown, office, pdf, pod, rst, text
 from pipelines.parse.decode import GZIP_MAGIC, decode_bytes, gunzip_capped, gunzip_head
 from pipelines.parse.detect import BINARY_FORMATS, detect_binary, detect_format, split_ext
 from pipelines.parse.document import Heading, ParsedDocument, ParseError, ParserCrash, Section
@@ -41,7 +42,10 @@ PARSERS: dict[str, Parser] = {
 BytesParser = Callable[[bytes], tuple[str, list[Heading], str | None, list[int]]]
 BYTES_PARSERS: dict[str, BytesParser] = {
     "pdf": pdf.parse,
+    "docx": office.parse_docx,
+    "pptx": office.parse_pptx,
 }
+_OFFICE_EXT = {".docx": "DOCX", ".pptx": "PPTX", ".docm": "DOCX", ".pptm": "PPTX"}
 
 
 def _fallback_title(path: str) -> str:
@@ -102,10 +106,18 @@ def parse_bytes(
         fmt = detect_binary(gunzip_head(raw, 2048))
         if fmt is not None:
             raw = gunzip_capped(raw, max_bytes=max_bytes)
+    if fmt is None and raw.startswith(office.ZIP_MAGIC):
+        fmt = office.detect_office(raw)
     if fmt is not None:
         return parse_binary(raw, path=path, doc_id=doc_id, fmt=fmt)
-    if split_ext(path)[1] == ".pdf" and raw.strip():
+    ext = split_ext(path)[1]
+    if ext == ".pdf" and raw.strip():
         raise ParseError("corrupt", "not a PDF: no %PDF- header")
+    if ext in _OFFICE_EXT and raw.strip():
+        verdict = office.ole_verdict(raw)
+        if verdict is not None:
+            raise verdict
+        raise office.not_office(raw, _OFFICE_EXT[ext])
     try:
         content = decode_bytes(raw, max_bytes=max_bytes)
     except ParseError:  # the expected verdicts: too_large, malformed gzip, empty, binary, undecodable

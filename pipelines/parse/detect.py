@@ -21,9 +21,10 @@ import re
 
 __all__ = ["detect_format", "detect_binary", "FORMATS", "BINARY_FORMATS", "split_ext"]
 
-FORMATS = ("markdown", "rst", "html", "text", "man", "pod", "pdf")
-#: Formats read from the raw bytes (by their magic bytes, whatever the file name), never decoded as text.
-BINARY_FORMATS = ("pdf",)
+FORMATS = ("markdown", "rst", "html", "text", "man", "pod", "pdf", "docx", "pptx")
+#: Formats read from the raw bytes (by their magic bytes or zip parts, whatever the file name), never decoded
+#: as text.
+BINARY_FORMATS = ("pdf", "docx", "pptx")
 
 _EXT = {
     ".md": "markdown", ".markdown": "markdown", ".mdown": "markdown", ".mkd": "markdown",

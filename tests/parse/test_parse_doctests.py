@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["__init__", "decode", "detect", "sections", "markdown", "rst", "html", "text", "man", "pod", "pdf", "document"]
+MODULES = ["__init__", "decode", "detect", "sections", "markdown", "rst", "html", "text", "man", "pod", "pdf", "office", "document"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -1,0 +1,124 @@
+"""Word and PowerPoint files: headings from the styles, tables as rows of cells, slides as pages, bad files
+with a reason. Every file here is written in the test by python-docx / python-pptx (the libraries that read
+them), so each test states exactly what the file holds."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+
+import docx
+import pptx
+import pytest
+from docx.enum.style import WD_STYLE_TYPE
+from pptx.util import Inches
+
+from cluster.config import IngestConfig
+from pipelines.parse import ParseError, parse_bytes
+
+
+def _docx() -> bytes:
+    d = docx.Document()
+    d.add_paragraph("Field Handbook", style="Title")
+    d.add_paragraph("Read this first.")
+    d.add_heading("Installation", level=1)
+    d.add_paragraph("Run the installer as root.")
+    d.add_heading("On Linux", level=2)
+    d.add_paragraph("Use the package manager.")
+    table = d.add_table(rows=4, cols=3)
+    for r, row in enumerate([("Package", "Version", "Size"), ("strata", "1.0", "2 MB"), ("ray", "2.60", "80 MB"),
+                             ("Total", "", "82 MB")]):
+        for c, value in enumerate(row):
+            table.cell(r, c).text = value
+    table.cell(3, 0).merge(table.cell(3, 1))  # "Total" spans two columns: written once
+    custom = d.styles.add_style("Appendix Head", WD_STYLE_TYPE.PARAGRAPH)
+    custom.base_style = d.styles["Heading 2"]  # a house style based on Heading 2
+    d.add_heading("Reference", level=1)
+    d.add_paragraph("Tuning notes", style="Appendix Head")
+    d.add_paragraph("Raise the batch size on big hosts.")
+    out = io.BytesIO()
+    d.save(out)
+    return out.getvalue()
+
+
+def _pptx() -> bytes:
+    deck = pptx.Presentation()
+    s1 = deck.slides.add_slide(deck.slide_layouts[1])
+    s1.shapes.title.text = "Quarterly Results"
+    s1.placeholders[1].text = "Revenue grew 12%\nMargins held"
+    s2 = deck.slides.add_slide(deck.slide_layouts[5])
+    s2.shapes.title.text = "By Region"
+    table = s2.shapes.add_table(3, 2, Inches(1), Inches(2), Inches(6), Inches(2)).table
+    for r, row in enumerate([("Region", "Revenue"), ("Europe", "1,200"), ("Asia", "870")]):
+        for c, value in enumerate(row):
+            table.cell(r, c).text = value
+    s2.notes_slide.notes_text_frame.text = "Mention the Asia launch."
+    out = io.BytesIO()
+    deck.save(out)
+    return out.getvalue()
+
+
+def test_docx_headings_from_styles_and_tables_as_rows():
+    doc = parse_bytes(_docx(), path="handbook.docx", doc_id="d")
+    assert doc.format == "docx" and doc.title == "Field Handbook"
+    assert [(s.level, s.path_str) for s in doc.sections] == [
+        (0, ""), (1, "Installation"), (2, "Installation > On Linux"), (1, "Reference"),
+        (2, "Reference > Tuning notes")]
+    linux = doc.sections[2].text.splitlines()
+    assert linux == ["Use the package manager.", "", "Package | Version | Size", "strata | 1.0 | 2 MB",
+                     "ray | 2.60 | 80 MB", "Total | 82 MB"]
+    assert doc.sections[0].text == "Read this first." and "Field Handbook" not in doc.text
+    assert doc.sections[4].text == "Raise the batch size on big hosts."
+    assert doc.page_starts == [] and doc.page_span(0, 5) is None
+
+
+def test_pptx_slides_are_pages_with_titles_tables_and_notes():
+    doc = parse_bytes(_pptx(), path="deck.pptx", doc_id="d")
+    assert doc.format == "pptx" and doc.title == "Quarterly Results"
+    assert [(s.level, s.path_str) for s in doc.sections[1:]] == [(1, "Quarterly Results"), (1, "By Region")]
+    assert doc.sections[1].text.splitlines() == ["Revenue grew 12%", "Margins held"]
+    assert doc.sections[2].text.splitlines() == ["Region | Revenue", "Europe | 1,200", "Asia | 870", "",
+                                                 "Mention the Asia launch."]
+    at = doc.text.index("Europe")
+    assert len(doc.page_starts) == 2 and doc.page_span(at, at + 6) == (2, 2)
+    assert doc.page_span(doc.text.index("Margins"), doc.text.index("Margins") + 3) == (1, 1)
+
+
+def test_office_files_are_found_by_their_zip_parts_not_their_names():
+    assert parse_bytes(_docx(), path="upload.bin", doc_id="d").format == "docx"
+    assert parse_bytes(_pptx(), path="slides", doc_id="d").format == "pptx"
+    other = io.BytesIO()
+    with zipfile.ZipFile(other, "w") as zf:
+        zf.writestr("data.csv", "a,b\n1,2\n")
+    with pytest.raises(ParseError) as e:  # a zip that is not an Office file: binary, never parsed as one
+        parse_bytes(other.getvalue(), path="data.zip", doc_id="d")
+    assert e.value.reason == "binary"
+    with pytest.raises(ParseError) as e:  # … and named .docx: says what is missing
+        parse_bytes(other.getvalue(), path="fake.docx", doc_id="d")
+    assert (e.value.reason, "word/document.xml" in str(e.value)) == ("corrupt", True)
+    assert "*.docx" in IngestConfig().include and "*.pptx" in IngestConfig().include
+
+
+@pytest.mark.parametrize(("raw", "name", "reason", "words"), [
+    (lambda: _docx()[: len(_docx()) // 2], "cut.docx", "corrupt", "truncated"),
+    (lambda: _pptx()[:-200], "cut.pptx", "corrupt", "truncated"),
+    (lambda: b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(600) + "EncryptedPackage".encode("utf-16-le") + bytes(600),
+     "locked.docx", "encrypted", "password"),
+    (lambda: b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(2000), "old.pptx", "unsupported", "legacy"),
+    (lambda: b"just text", "notes.docx", "corrupt", "not a zip"),
+])
+def test_bad_office_files_get_a_reason(raw, name, reason, words):
+    with pytest.raises(ParseError) as e:
+        parse_bytes(raw(), path=name, doc_id="d")
+    assert e.value.reason == reason and words in str(e.value), str(e.value)
+
+
+def test_a_damaged_part_inside_a_whole_zip_is_corrupt():
+    raw = bytearray(_docx())
+    with zipfile.ZipFile(io.BytesIO(bytes(raw))) as zf:
+        info = zf.getinfo("word/document.xml")
+    at = info.header_offset + 30 + len(info.filename) + len(info.extra) + 10
+    raw[at] ^= 0xFF  # one byte of the compressed document flipped: its CRC no longer matches
+    with pytest.raises(ParseError) as e:
+        parse_bytes(bytes(raw), path="flipped.docx", doc_id="d")
+    assert e.value.reason == "corrupt"
