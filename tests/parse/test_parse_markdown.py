@@ -116,3 +116,17 @@ def test_no_front_matter_when_unclosed():
     text, heads, title = parse("---\nnot: yaml\n\n# Real\n")
     assert title is None
     assert [h.title for h in heads] == ["Real"]
+
+
+def test_setext_heading_right_after_a_thematic_break():
+    # polkit's NEWS.md: each release is a setext heading framed by rules (found by comparing with markdown-it-py)
+    _, heads, _ = parse("Intro\n\n--------------\nPolicyKit 0.100\n--------------\n\nChanges.\n")
+    assert [(h.level, h.title) for h in heads] == [(2, "PolicyKit 0.100")]
+
+
+def test_html_comment_block_then_a_setext_heading():
+    # commons-cli's README: a licence in an HTML comment (with === lines inside), then the title
+    text, heads, _ = parse("<!--\n Licensed under the Apache License\nTitle in a box\n=====\n--->\n"
+                           "Apache Commons CLI\n===================\n\nProvides an API.\n")
+    assert [(h.level, h.title) for h in heads] == [(1, "Apache Commons CLI")]
+    assert "Licensed under" in text
