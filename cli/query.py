@@ -213,7 +213,7 @@ def ask(ctx: click.Context, question: str, top_k: int | None, budget_tokens: int
     from serving.services.local import AnswerPipeline
 
     cfg = config_of(ctx)
-    if cfg.answer.writer_kind == "llm":
+    if cfg.answer.deployed_llms():
         click.echo("starting the writer/verifier model (vLLM)…", err=True)
         logs.redirect_native_stderr()  # vLLM's engine process: its output into the log file
     try:

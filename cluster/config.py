@@ -282,12 +282,33 @@ class LLMConfig(_Section):
     instruct model, fine for CPU machines and CI); ``model_dir`` points at any local Hugging Face
     folder (e.g. an 8B instruct model on GPU hosts: ``tensor_parallel_size``, ``gpus``)."""
 
-    kind: Literal["auto", "extractive", "llm"] = Field(
-        "auto", description="writer only: 'extractive' quotes the best evidence sentences (no LLM; the cross-encoder "
-                            "scores them), 'llm' generates with vLLM (extractive answers are its fallback), 'auto' "
-                            "= llm when the writer is served on GPUs (gpus > 0), else extractive (a 135M model on "
-                            "2 CPU cores writes worse answers than it quotes, minutes later)")
-    model: str = "smollm2-135m-instruct"
+    kind: Literal["auto", "extractive", "llm", "openai"] = Field(
+        "auto", description="the writer: 'extractive' quotes the best evidence sentences (no LLM; the cross-encoder "
+                            "scores them), 'llm' generates with vLLM in a Serve deployment of the app (extractive "
+                            "answers are its fallback), 'openai' generates on an OpenAI-compatible server you run "
+                            "(vLLM, llama.cpp, TGI, Ollama, a hosted API: base_url, model, api_key_env), 'auto' = "
+                            "llm when the writer is served on GPUs (gpus > 0), else extractive (a 135M model on 2 "
+                            "CPU cores writes worse answers than it quotes, minutes later). The verifier: 'openai' "
+                            "= that server, anything else = a vLLM engine")
+    model: str = Field("smollm2-135m-instruct", description="the model's name: a folder under models.home (vLLM), "
+                                                           "or the model the OpenAI-compatible server serves "
+                                                           "(kind 'openai')")
+    base_url: str | None = Field(
+        None, description="kind 'openai': the server's OpenAI API root, e.g. http://vllm.llm.svc:8000/v1 or "
+                          "https://api.example.com/v1")
+    api_key_env: str | None = Field(
+        None, description="kind 'openai': the NAME of the environment variable holding the server's API key (read "
+                          "when the client starts; the key is never part of the configuration); None: no key")
+    request_timeout_s: float = Field(
+        120.0, gt=0, description="kind 'openai': seconds a response may take to start and between two streamed "
+                                 "chunks (a stalled server fails the attempt; the extractive answer is the fallback)")
+    connect_timeout_s: float = Field(5.0, gt=0, description="kind 'openai': seconds to open the connection")
+    request_retries: int = Field(
+        3, ge=0, le=10, description="kind 'openai': retries of a request refused with 408/409/429/5xx or a lost "
+                                    "connection, with exponential backoff (the server's Retry-After honoured)")
+    send_repetition_penalty: bool = Field(
+        True, description="kind 'openai': send repetition_penalty as an extra request field (vLLM and "
+                          "llama.cpp servers read it; turn off for an API that refuses unknown fields)")
     model_dir: Path | None = None
     dtype: str = Field("auto", description="vLLM dtype (auto: the checkpoint's; bfloat16 on CPU)")
     max_model_len: int = Field(4096, ge=256, description="context window given to vLLM (prompt + answer)")
@@ -386,7 +407,8 @@ class AnswerConfig(_Section):
 
     @property
     def writer_kind(self) -> Literal["extractive", "llm"]:
-        """The writer that runs: ``answer.writer.kind``, with ``auto`` resolved (llm when it has GPUs).
+        """The writer that runs: ``answer.writer.kind``, with ``auto`` resolved (llm when it has GPUs);
+        an OpenAI-compatible server's writer is generative too (``llm``).
 
         >>> AnswerConfig().writer_kind, AnswerConfig(writer={"gpus": 1}).writer_kind
         ('extractive', 'llm')
@@ -394,7 +416,33 @@ class AnswerConfig(_Section):
         kind = self.writer.kind
         if kind == "auto":
             return "llm" if self.writer.gpus > 0 else "extractive"
-        return kind
+        >>> AnswerConfig(writer={"kind": "openai", "base_url": "http://127.0.0.1:8001/v1"}).writer_kind
+        'llm'
+        return "llm" if kind == "openai" else kind
+
+    def deployed_llms(self) -> list[tuple[str, LLMConfig, str]]:
+        """The LLMs the Serve app runs itself, as (deployment, settings, config path): none when answers are
+        off or extractive, and none for a role answered by an OpenAI-compatible server (``kind = "openai"``).
+
+        >>> [d for d, _, _ in AnswerConfig(writer={"kind": "llm"}, verifier={"kind": "openai", "base_url": "u"}).deployed_llms()]
+        ['LLMWriter']
+        >>> AnswerConfig(writer={"kind": "openai", "base_url": "http://h/v1"}).deployed_llms()
+        []
+        """
+        if not self.enabled or self.writer_kind != "llm":
+            return []
+        out = [] if self.writer.kind == "openai" else [("LLMWriter", self.writer, "answer.writer")]
+        if self.verifier is not None and self.verifier.kind != "openai":
+            out.append(("LLMVerifier", self.verifier, "answer.verifier"))
+        return out
+
+    @model_validator(mode="after")
+    def _openai_needs_a_server(self) -> "AnswerConfig":
+        for name, llm in (("writer", self.writer), ("verifier", self.verifier)):
+            if llm is not None and llm.kind == "openai" and not llm.base_url:
+                raise ValueError(f"answer.{name}.kind = 'openai' needs answer.{name}.base_url (the server's "
+                                 "OpenAI API root, e.g. http://127.0.0.1:8001/v1)")
+        return self
 
 
 class ServeConfig(_Section):
@@ -444,6 +492,11 @@ class ServeConfig(_Section):
                                                              "replica; 0: unlimited. Unauthenticated requests are "
                                                              "not limited")
     max_body_bytes: int = Field(1_048_576, ge=1024, description="largest request body (413 beyond), checked from "
+    resource_check: Literal["auto", "refuse", "warn"] = Field(
+        "auto", description="when the app's replicas need more CPUs/GPUs than the Ray cluster has now: refuse = fail "
+                            "the deploy at once, naming the settings; warn = log it and deploy (the autoscaler adds "
+                            "nodes for the waiting replicas); auto = warn when Ray's autoscaler runs (KubeRay "
+                            "enableInTreeAutoscaling, the cluster launcher), else refuse")
                                                                  "Content-Length and while the body streams in; "
                                                                  "uploads use max_upload_bytes")
     max_upload_bytes: int = Field(100_000_000, ge=1024, description="largest POST /v1/documents body (all files); "

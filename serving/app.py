@@ -1,5 +1,6 @@
 """The Strata query application for Ray Serve: ingress → embedder, retriever, reranker, expander, and the
-vLLM writer (and optional verifier) for ``/v1/answer``.
+vLLM writer (and optional verifier) for ``/v1/answer`` — none of those two when an OpenAI-compatible server
+answers (``answer.writer.kind = "openai"``).
 
 ``strata serve`` runs it on the embedded (or ``RAY_ADDRESS``) cluster; ``serve deploy
 deploy/serve/strata-serve.yaml`` uses :func:`build_app` as the application builder.
@@ -19,16 +20,20 @@ from cluster.config import StrataConfig, absolute_paths, dotted_overrides, load_
 def build_application(cfg: StrataConfig, cluster: dict[str, float] | None = None) -> Application:
     """Bind every deployment with the replica counts and fractional CPUs of ``cfg.serve``, sized for
     ``cluster`` (default: the connected Ray cluster's resources); raises
-    :class:`~serving.resources.ResourceShortfall` at once when the application cannot be placed."""
+    :class:`~serving.resources.ResourceShortfall` at once when the application cannot be placed on a fixed
+    cluster (only warns when Ray's autoscaler can add nodes: ``serve.resource_check``)."""
     from serving.deployments import (
         AwarenessExpanderDeployment, HybridRetrieverDeployment, LLMDeployment, QueryEmbedder, RerankerDeployment,
         StrataIngress,
     )
-    from serving.resources import check_fits, cluster_resources, plan_reservations
+    from serving.resources import autoscaler_running, check_fits, cluster_resources, plan_reservations
 
+    probe = cluster is None  # the connected cluster: ask it whether Ray's autoscaler grows it
     cluster = cluster if cluster is not None else cluster_resources()
     plan = {r.deployment: r for r in plan_reservations(cfg, cluster)}
-    check_fits(list(plan.values()), cluster)
+    check = cfg.serve.resource_check
+    check_fits(list(plan.values()), cluster,
+               autoscaling=check == "warn" or (check == "auto" and probe and autoscaler_running()))
     s = cfg.serve
     # Replicas start in another working directory (or on another node): paths made absolute here.
     config = absolute_paths(cfg).model_dump(mode="json")
@@ -45,15 +50,14 @@ def build_application(cfg: StrataConfig, cluster: dict[str, float] | None = None
     reranker = None
     if cfg.rerank.enabled or cfg.answer.enabled:  # the rerank stage and the extractive answerer's sentence scores
         reranker = RerankerDeployment.options(**opts(s.reranker_replicas, s.reranker_cpus, **model_gpus)).bind(config)
-    writer = verifier = None
-    if cfg.answer.enabled and cfg.answer.writer_kind == "llm":
-        def llm_opts(name: str, llm) -> dict[str, Any]:
-            return opts(llm.replicas, plan[name].cpus, **({"num_gpus": llm.gpus} if llm.gpus else {}))
-
-        writer = LLMDeployment.options(name="LLMWriter", **llm_opts("LLMWriter", cfg.answer.writer)).bind(config, "writer")
-        if cfg.answer.verifier is not None:
-            verifier = LLMDeployment.options(name="LLMVerifier", **llm_opts("LLMVerifier", cfg.answer.verifier)).bind(
-                config, "verifier")
+    # The vLLM deployments of the roles not answered by an OpenAI-compatible server (answer.*.kind = "openai":
+    # the ingress calls that server itself).
+    handles: dict[str, Any] = {"LLMWriter": None, "LLMVerifier": None}
+    for name, llm, _ in cfg.answer.deployed_llms():
+        handles[name] = LLMDeployment.options(
+            name=name, **opts(llm.replicas, plan[name].cpus, **({"num_gpus": llm.gpus} if llm.gpus else {}))).bind(
+            config, "verifier" if name == "LLMVerifier" else "writer")
+    writer, verifier = handles["LLMWriter"], handles["LLMVerifier"]
     return StrataIngress.options(**opts(s.ingress_replicas, s.ingress_cpus)).bind(
         config, embedder, retriever, expander, reranker, writer, verifier)
 

@@ -26,6 +26,7 @@ from serving.api.auth import install_security
 from serving.api.documents import router as documents_router
 from serving.api.tenancy import SECURED, request_tenant
 from serving.index.handle import IndexNotReady
+from serving.llm.openai_server import LLMServerError
 from serving.protocol import (
     AnswerRequest,
     AnswerResponse,
@@ -227,6 +228,7 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(NotFound, handler(404))
     app.add_exception_handler(UnknownFilterTarget, handler(404))
     app.add_exception_handler(IndexNotReady, handler(503, "not ready: "))
+    app.add_exception_handler(LLMServerError, handler(503))  # the OpenAI-compatible LLM server (answer.*.kind = "openai")
 
     @app.exception_handler(OverloadedError)
     async def _overloaded(request: Request, exc: OverloadedError) -> JSONResponse:

@@ -67,7 +67,7 @@ class StrataIngress:
             from serving.deployments.llm import ServeLLM
             from serving.services.answer import AnswerService
 
-            llm = ServeLLM(cfg, writer, verifier) if writer is not None else None
+            llm = ServeLLM(cfg, writer, verifier) if cfg.answer.writer_kind == "llm" else None
             self.answers = AnswerService(cfg, self.service, llm)
 
     def __serve_build_asgi_app__(self):

@@ -15,6 +15,7 @@ from ray import serve
 from ray.serve.handle import DeploymentHandle
 
 from cluster.config import StrataConfig
+from serving.llm.client import openai_engines
 from serving.llm.engine import VLLMEngine
 
 
@@ -45,10 +46,16 @@ class LLMDeployment:
 
 
 class ServeLLM:
-    """The LLM roles over deployment handles (the verifier falls back to the writer)."""
+    """The LLM roles over deployment handles (the verifier falls back to the writer), or — for a role with
+    ``kind = "openai"`` — the ingress's own client of that OpenAI-compatible server."""
 
-    def __init__(self, cfg: StrataConfig, writer: DeploymentHandle, verifier: DeploymentHandle | None = None) -> None:
+    def __init__(self, cfg: StrataConfig, writer: DeploymentHandle | None = None,
+                 verifier: DeploymentHandle | None = None) -> None:
+        self.servers = openai_engines(cfg)
         self.handles = {"writer": writer, "verifier": verifier or writer}
+        missing = [r for r in ("writer", "verifier") if r not in self.servers and self.handles[r] is None]
+        if missing:
+            raise ValueError(f"no LLM deployment and no OpenAI-compatible server for the {' and '.join(missing)}")
         verifier_cfg = cfg.answer.verifier or cfg.answer.writer
         self.names = {"writer": cfg.answer.writer.model, "verifier": verifier_cfg.model}
 
@@ -56,6 +63,11 @@ class ServeLLM:
         return self.names[role]
 
     async def stream(self, role, messages, *, max_tokens, temperature=0.0, schema=None):
+        if role in self.servers:
+            async for event in self.servers[role].stream(messages, max_tokens=max_tokens, temperature=temperature,
+                                                         schema=schema):
+                yield event
+            return
         handle = self.handles[role].options(stream=True)
         response = handle.stream.remote(messages, max_tokens, temperature, schema)
         try:
@@ -65,7 +77,11 @@ class ServeLLM:
             response.cancel()
 
     async def count_tokens(self, role, messages) -> int:
+        if role in self.servers:
+            return await self.servers[role].count_tokens(messages)
         return await self.handles[role].count_tokens.remote(messages)
 
     async def ready(self) -> str:
+        if "writer" in self.servers:
+            return await self.servers["writer"].ready()
         return await self.handles["writer"].ready.remote()

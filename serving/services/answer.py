@@ -55,6 +55,7 @@ from serving.cache import LruCache
 from serving.llm.client import LLMClient
 from serving.llm.engine import GenerationEvent, PromptTooLong
 from serving.llm.forms import parse_form, schema_of
+from serving.llm.openai_server import LLMServerError
 from serving.protocol import (
     AnalysisInfo,
     AnswerRequest,
@@ -307,6 +308,7 @@ class AnswerService:
                 break
             passages, trimmed, messages, prompt_tokens = await self._fit(request.question, context.passages)
             degenerate = None
+            server_failed = False
             with run.stage("write"):
                 try:
                     event, degenerate = await self._write(messages, emit, run)
@@ -315,6 +317,9 @@ class AnswerService:
                 except PromptTooLong as exc:
                     text = ""
                     verification = Verification(verdict="fail", reasons=[f"prompt too long even after trimming: {exc}"])
+                except LLMServerError as exc:  # the OpenAI-compatible server failed after its own retries
+                    text, server_failed = "", True
+                    verification = Verification(verdict="fail", reasons=[str(exc)[:500]])
             if degenerate is not None:
                 verification = Verification(verdict="fail", reasons=[f"degenerate writer output dropped: {degenerate}"])
             elif text and is_no_answer(text):
@@ -338,8 +343,8 @@ class AnswerService:
             if verification.verdict == "pass":
                 return self._answered(request, run, context, version, analysis, form.answer, form.answer_value or None,
                                       passages, verification, writer="llm")
-            if degenerate is not None:
-                break  # a looping model loops again: no retries spent on it
+            if degenerate is not None or server_failed:
+                break  # a looping model loops again, a failed server was already retried: no retries spent on it
         # The generative writer did not produce a verified answer: the extractive answerer is the fallback,
         # on the first attempt's context (the one its answerability threshold was calibrated on).
         if first is None or not first.passages:

@@ -68,3 +68,68 @@ def test_serve_detach_without_a_cluster_is_refused(monkeypatch, tmp_path):
     monkeypatch.delenv("RAY_ADDRESS", raising=False)
     result = CliRunner().invoke(main, ["--data-dir", str(tmp_path), "serve", "--detach"])
     assert result.exit_code != 0 and "long-lived Ray cluster" in result.output
+
+
+def test_an_autoscaling_cluster_gets_a_warning_not_a_refusal():
+    """With Ray's autoscaler the replicas that do not fit yet make it add nodes: the shortfall is a warning
+    (naming the same deployments), and serve.resource_check = refuse / warn force either behaviour."""
+    from serving.app import build_application
+
+    cfg = load_config(answer={"writer": {"kind": "llm", "cpus": 4.0}})
+    plan = plan_reservations(cfg, {"CPU": 2.0})
+    warned = check_fits(plan, {"CPU": 2.0}, autoscaling=True)
+    assert len(warned) == 1 and "needs 5.20 CPUs but the cluster has 2.00 now" in warned[0]
+    assert "LLMWriter 1 × 4.00 (answer.writer.cpus)" in warned[0] and "autoscaler" in warned[0]
+    with pytest.raises(ResourceShortfall, match="needs 5.20 CPUs"):
+        build_application(cfg, {"CPU": 2.0})  # resource_check = auto on a given (fixed) cluster: refused
+    cfg.serve.resource_check = "warn"
+    assert build_application(cfg, {"CPU": 2.0}) is not None
+
+
+def test_the_autoscaler_is_detected_on_the_connected_cluster(ray_session):
+    """The embedded local Ray is fixed (its monitor reports over Ray's read-only provider): refused at once, as
+    before. Once the cluster's autoscaler reports the node types of a KubeRay cluster (what the monitor
+    writes to the GCS there), the same configuration deploys with a warning."""
+    import json
+    import time
+
+    from ray._private import ray_constants
+    from ray.experimental.internal_kv import _internal_kv_get, _internal_kv_put
+
+    from serving.app import build_application
+    from serving.resources import autoscaler_running
+
+    deadline = time.monotonic() + 60  # the local monitor's first report (a few seconds after start)
+    while not _internal_kv_get(ray_constants.DEBUG_AUTOSCALING_STATUS) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    local = json.loads(_internal_kv_get(ray_constants.DEBUG_AUTOSCALING_STATUS))
+    assert local["autoscaler_report"]["active_nodes"], local  # a report exists here too: the read-only provider's
+    cfg = load_config(answer={"writer": {"kind": "llm", "cpus": 64.0}})
+    assert autoscaler_running() is False
+    with pytest.raises(ResourceShortfall, match="LLMWriter 1 × 64.00"):
+        build_application(cfg)
+    kuberay = {**local, "autoscaler_report": {**local["autoscaler_report"], "active_nodes": {"headgroup": 1},
+                                              "pending_launches": {"cpu-workers": 1}}}
+    # the local monitor rewrites its report every few seconds: write KubeRay's just before each check
+    _internal_kv_put(ray_constants.DEBUG_AUTOSCALING_STATUS, json.dumps(kuberay), overwrite=True)
+    try:
+        assert autoscaler_running() is True
+        _internal_kv_put(ray_constants.DEBUG_AUTOSCALING_STATUS, json.dumps(kuberay), overwrite=True)
+        assert build_application(cfg) is not None
+        cfg.serve.resource_check = "refuse"
+        _internal_kv_put(ray_constants.DEBUG_AUTOSCALING_STATUS, json.dumps(kuberay), overwrite=True)
+        with pytest.raises(ResourceShortfall):
+            build_application(cfg)
+    finally:
+        _internal_kv_put(ray_constants.DEBUG_AUTOSCALING_STATUS, json.dumps(local), overwrite=True)
+    assert autoscaler_running() is False
+
+
+def test_a_role_on_an_openai_server_has_no_llm_deployment():
+    cfg = load_config(answer={"writer": {"kind": "openai", "base_url": "http://127.0.0.1:9/v1"},
+                              "verifier": {"kind": "llm", "model": "smollm2-135m-instruct"}})
+    assert cfg.answer.writer_kind == "llm"
+    names = [r.deployment for r in plan_reservations(cfg, {"CPU": 2.0})]
+    assert "LLMWriter" not in names and names[-1] == "LLMVerifier"
+    with pytest.raises(ValueError, match=r"answer.writer.kind = 'openai' needs answer.writer.base_url"):
+        load_config(answer={"writer": {"kind": "openai"}})
