@@ -412,12 +412,12 @@ class AnswerConfig(_Section):
 
         >>> AnswerConfig().writer_kind, AnswerConfig(writer={"gpus": 1}).writer_kind
         ('extractive', 'llm')
+        >>> AnswerConfig(writer={"kind": "openai", "base_url": "http://127.0.0.1:8001/v1"}).writer_kind
+        'llm'
         """
         kind = self.writer.kind
         if kind == "auto":
             return "llm" if self.writer.gpus > 0 else "extractive"
-        >>> AnswerConfig(writer={"kind": "openai", "base_url": "http://127.0.0.1:8001/v1"}).writer_kind
-        'llm'
         return "llm" if kind == "openai" else kind
 
     def deployed_llms(self) -> list[tuple[str, LLMConfig, str]]:
@@ -483,6 +483,11 @@ class ServeConfig(_Section):
     request_timeout_s: float = Field(30.0, gt=0)
     start_timeout_s: float = Field(600.0, gt=0, description="`strata serve` gives up (and says what it waited for) "
                                                             "when the app is not running after this long")
+    resource_check: Literal["auto", "refuse", "warn"] = Field(
+        "auto", description="when the app's replicas need more CPUs/GPUs than the Ray cluster has now: refuse = fail "
+                            "the deploy at once, naming the settings; warn = log it and deploy (the autoscaler adds "
+                            "nodes for the waiting replicas); auto = warn when Ray's autoscaler runs (KubeRay "
+                            "enableInTreeAutoscaling, the cluster launcher), else refuse")
     auth: Literal["auto", "required"] = Field(
         "auto", description="API keys on /v1/*: auto = required as soon as the index's key file holds a key "
                             "(`strata keys create`; revoked ones count), required = always (no key: every /v1 "
@@ -492,11 +497,6 @@ class ServeConfig(_Section):
                                                              "replica; 0: unlimited. Unauthenticated requests are "
                                                              "not limited")
     max_body_bytes: int = Field(1_048_576, ge=1024, description="largest request body (413 beyond), checked from "
-    resource_check: Literal["auto", "refuse", "warn"] = Field(
-        "auto", description="when the app's replicas need more CPUs/GPUs than the Ray cluster has now: refuse = fail "
-                            "the deploy at once, naming the settings; warn = log it and deploy (the autoscaler adds "
-                            "nodes for the waiting replicas); auto = warn when Ray's autoscaler runs (KubeRay "
-                            "enableInTreeAutoscaling, the cluster launcher), else refuse")
                                                                  "Content-Length and while the body streams in; "
                                                                  "uploads use max_upload_bytes")
     max_upload_bytes: int = Field(100_000_000, ge=1024, description="largest POST /v1/documents body (all files); "
