@@ -19,9 +19,9 @@ from cli.common import config_of
 
 
 def _store(ctx: click.Context):
-    from cluster.security.keys import KeyStore
+    from cluster.security.keys import key_store
 
-    return KeyStore(config_of(ctx).storage.data_dir)
+    return key_store(config_of(ctx))
 
 
 @click.group("keys")

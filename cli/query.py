@@ -248,11 +248,11 @@ def is_loopback(host: str) -> bool:
 def check_exposure(cfg, host: str | None, insecure: bool) -> str:
     """Refuse to serve an open API (no keys, ``serve.auth = "auto"``) on a non-loopback address
     unless ``--insecure``; returns what the API demands, in words."""
-    from cluster.security.keys import KeyStore, KeyStoreError
+    from cluster.security.keys import KeyStoreError, key_store
 
     host = host or cfg.serve.host
     try:
-        has_keys = KeyStore(cfg.storage.data_dir).has_keys()
+        has_keys = key_store(cfg).has_keys()
     except KeyStoreError as exc:
         raise click.ClickException(str(exc)) from exc
     if has_keys or cfg.serve.auth == "required":

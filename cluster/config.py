@@ -492,6 +492,11 @@ class ServeConfig(_Section):
         "auto", description="API keys on /v1/*: auto = required as soon as the index's key file holds a key "
                             "(`strata keys create`; revoked ones count), required = always (no key: every /v1 "
                             "request gets 401); /healthz, /readyz and the OpenAPI docs stay open")
+    keys_file: Path | None = Field(
+        None, description="the API key file `strata keys create` writes and the API checks; None: "
+                          "<storage.data_dir>/security/api-keys.json. On Kubernetes: a Secret mounted read-only "
+                          "(deploy/kuberay/rayservice.yaml); a replaced Secret is re-read within seconds of the "
+                          "kubelet's update")
     rate_limit_per_s: float = Field(20.0, ge=0, description="requests/s per API key without its own --rate (token "
                                                              "bucket, burst 2× the rate, at least 1), per ingress "
                                                              "replica; 0: unlimited. Unauthenticated requests are "
@@ -709,6 +714,8 @@ def absolute_paths(cfg: StrataConfig) -> StrataConfig:
     cfg.models.home = absolute(cfg.models.home)
     cfg.models.embedder_dir = absolute(cfg.models.embedder_dir)
     cfg.rerank.model_dir = absolute(cfg.rerank.model_dir)
+    if cfg.serve.keys_file is not None:  # absolute, NOT resolved: a mounted Secret's file is a symlink the kubelet swaps
+        cfg.serve.keys_file = Path(cfg.serve.keys_file).expanduser().absolute()
     for llm in (cfg.answer.writer, cfg.answer.verifier):
         if llm is not None:
             llm.model_dir = absolute(llm.model_dir)

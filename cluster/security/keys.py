@@ -115,11 +115,21 @@ def split_key(token: str) -> tuple[str, str] | None:
     return key_id, secret
 
 
-class KeyStore:
-    """The API keys of one index (``<data_dir>/security/api-keys.json``)."""
+def key_store(cfg) -> "KeyStore":
+    """The key store a configuration names: ``serve.keys_file``, else ``<storage.data_dir>/security/api-keys.json``.
 
-    def __init__(self, data_dir: str | Path, *, check_interval_s: float = 1.0) -> None:
-        self.path = keys_path(data_dir)
+    >>> from cluster.config import load_config
+    >>> str(key_store(load_config(serve={"keys_file": "/etc/strata/keys/api-keys.json"})).path)
+    '/etc/strata/keys/api-keys.json'
+    """
+    return KeyStore(cfg.storage.data_dir, path=cfg.serve.keys_file)
+
+
+class KeyStore:
+    """The API keys of one index (``<data_dir>/security/api-keys.json``, or ``path``: ``serve.keys_file``)."""
+
+    def __init__(self, data_dir: str | Path, *, check_interval_s: float = 1.0, path: str | Path | None = None) -> None:
+        self.path = Path(path) if path is not None else keys_path(data_dir)
         self.check_interval_s = check_interval_s
         self._records: dict[str, dict] = {}
         self._identity: tuple | None = None

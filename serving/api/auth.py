@@ -47,7 +47,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
 from cluster.config import StrataConfig
-from cluster.security.keys import KeyInfo, KeyStore, KeyStoreError
+from cluster.security.keys import KeyInfo, KeyStoreError, key_store
 from cluster.telemetry.metrics import query_metrics
 
 # (method, path pattern, scope); the first match wins. Any other /v1 route needs "admin" (fail closed).
@@ -120,7 +120,7 @@ class Guard:
 
     def __init__(self, cfg: StrataConfig) -> None:
         self.cfg = cfg
-        self.keys = KeyStore(cfg.storage.data_dir)
+        self.keys = key_store(cfg)  # serve.keys_file (a mounted Secret) or the index's own key file
         self.buckets: dict[str, TokenBucket] = {}
         self.answers: dict[str, int] = {}
         self.in_flight: dict[str, int] = {}

@@ -99,10 +99,13 @@ def test_the_autoscaler_is_detected_on_the_connected_cluster(ray_session):
     from serving.app import build_application
     from serving.resources import autoscaler_running
 
-    deadline = time.monotonic() + 60  # the local monitor's first report (a few seconds after start)
-    while not _internal_kv_get(ray_constants.DEBUG_AUTOSCALING_STATUS) and time.monotonic() < deadline:
+    def report() -> dict:
+        return json.loads(_internal_kv_get(ray_constants.DEBUG_AUTOSCALING_STATUS) or b"{}")
+
+    deadline = time.monotonic() + 120  # the local monitor's first report with nodes (seconds after start)
+    while not report().get("autoscaler_report") and time.monotonic() < deadline:
         time.sleep(0.5)
-    local = json.loads(_internal_kv_get(ray_constants.DEBUG_AUTOSCALING_STATUS))
+    local = report()
     assert local["autoscaler_report"]["active_nodes"], local  # a report exists here too: the read-only provider's
     cfg = load_config(answer={"writer": {"kind": "llm", "cpus": 64.0}})
     assert autoscaler_running() is False
