@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+import ctypes
+import functools
 import os
 from collections.abc import Sequence
 
@@ -20,7 +22,7 @@ CUDA_BATCH_SIZE = 128
 
 
 def cuda_available() -> bool:
-    """True when onnxruntime offers the CUDA provider *and* a device is visible."""
+    """True when onnxruntime offers the CUDA provider, the NVIDIA driver loads *and* a device is visible."""
     try:
         import onnxruntime as ort
     except ImportError:  # pragma: no cover - onnxruntime is a hard dependency of fastembed
@@ -28,7 +30,26 @@ def cuda_available() -> bool:
     if "CUDAExecutionProvider" not in ort.get_available_providers():
         return False
     visible = os.environ.get("CUDA_VISIBLE_DEVICES")
-    return visible is None or visible.strip() not in ("", "-1")
+    if visible is not None and visible.strip() in ("", "-1"):
+        return False
+    try:  # the NVIDIA driver: without it (a GPU install on a CPU node) the provider cannot load
+        ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        return False
+    preload_cuda_libraries()
+    return True
+
+
+@functools.cache
+def preload_cuda_libraries() -> None:
+    """Load the CUDA 13 runtime, cuBLAS, cuFFT, cuRAND and cuDNN 9 that onnxruntime-gpu's CUDA provider
+    needs from the ``nvidia-*`` wheels of ``requirements/gpu.lock`` (they are not on the loader's path;
+    without this the provider fails to load and onnxruntime falls back to the CPU). A no-op with the CPU
+    onnxruntime, or where the libraries come from the system instead."""
+    import onnxruntime as ort
+
+    if hasattr(ort, "preload_dlls") and "CUDAExecutionProvider" in ort.get_available_providers():
+        ort.preload_dlls()
 
 
 class Embedder:
@@ -53,6 +74,8 @@ class Embedder:
         from fastembed.common.model_description import ModelSource, PoolingType
 
         use_cuda = settings.device == "cuda" or (settings.device == "auto" and cuda_available())
+        if use_cuda:
+            preload_cuda_libraries()
         providers = ["CUDAExecutionProvider", "CPUExecutionProvider"] if use_cuda else ["CPUExecutionProvider"]
         threads = settings.threads or os.cpu_count() or 1
         session = {"enable_cpu_mem_arena": settings.cpu_mem_arena, "lazy_load": True}  # loaded below
