@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from index_probe import assert_consistent, snapshot
 from support import SAMPLES, make_config, search
@@ -23,6 +25,22 @@ def test_sample_corpus_is_ingested_completely(sample_index):
     store = LanceStore.open(cfg.storage, dim=384)
     assert not store.has_vector_index(CHUNKS), report.index_actions  # the default: flat below ivf_min_rows
     assert store.stats(CHUNKS).rows == report.chunks
+
+
+def test_the_sample_pdf_is_cited_with_its_page(sample_index):
+    """The demo's second question: bzip2's manual (a real PDF in samples/corpus) answers it, its hits carry pages."""
+    from cli.demo import PDF_QUESTION
+    from serving.protocol import citation_label
+
+    cfg, report = sample_index
+    hits = search(cfg, PDF_QUESTION, k=3)
+    top = hits[0]
+    assert top.path == "bzip2/manual.pdf" and "MEMORY MANAGEMENT" in top.section_path, [(h.path, h.section_path) for h in hits]
+    assert top.first_page in (8, 9) and top.last_page in (8, 9)
+    assert citation_label(top.path, top.section_path, top.first_page, top.last_page).endswith(f", p. {top.first_page}") \
+        or top.first_page != top.last_page
+    assert all(h.first_page is None for h in search(cfg, "How do I create a virtual environment?", k=3)
+               if not h.path.endswith(".pdf"))
 
 
 def test_ivf_pq_index_and_compaction_above_ivf_min_rows(tmp_path, ray_session, installed_models):
@@ -151,11 +169,16 @@ def test_cli_demo_runs_the_main_job(tmp_path, ray_session, installed_models):
     corpus = tmp_path / "c"
     corpus.mkdir()
     (corpus / "notes.md").write_text("# Errors\n\nUse try and except to handle exceptions raised by a function.\n")
-    result = CliRunner().invoke(main, ["--data-dir", str(tmp_path / "idx"), "demo", "--corpus", str(corpus)])
+    (corpus / "manual.pdf").write_bytes((SAMPLES / "bzip2" / "manual.pdf").read_bytes())
+    result = CliRunner().invoke(main, ["--data-dir", str(tmp_path / "idx"), "demo", "--corpus", str(corpus),
+                                       "--pdf-question", "How much memory does bzip2 need to decompress a file?"])
     assert result.exit_code == 0, result.output
-    assert "installed all-minilm-l6-v2" in result.output and "1 new" in result.output
+    assert "installed all-minilm-l6-v2" in result.output and "2 new" in result.output
     assert "1. [" in result.output and "notes.md" in result.output
     # the answer step (the default writer: extractive, the real cross-encoder) quotes notes.md with its citation
-    answer = result.output.split("== answer", 1)[1]
+    answer, pdf_part = result.output.split("== answer", 1)[1].split("== a PDF:", 1)
     assert "refused:" not in answer and "verification: pass" in answer, answer
     assert "Use try and except to handle exceptions raised by a function [1]." in answer and "[1] notes.md" in answer
+    # the PDF question: hits and citations name the manual's page (section 2.5 is on pages 8-9)
+    assert re.search(r"1\. \[[\d.]+\] manual\.pdf § [^\n]*MEMORY MANAGEMENT, p\. [89]\b", pdf_part), pdf_part
+    assert re.search(r"\[\d\] manual\.pdf § [^\n]*, pp?\. [89]", pdf_part), pdf_part
