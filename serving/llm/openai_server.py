@@ -106,7 +106,9 @@ class OpenAIEngine:
             detail = f"HTTP {exc.status_code}: {message[:300]}"
         else:
             detail = f"{type(exc).__name__}: {message[:300]}"
-        retried = f" after {self.llm.request_retries} retries" if self.llm.request_retries else ""
+        retryable = (not isinstance(exc, openai.APIStatusError)  # the statuses the client retries, and lost connections
+                     or exc.status_code in (408, 409, 429) or exc.status_code >= 500)
+        retried = f" after {self.llm.request_retries} retries" if self.llm.request_retries and retryable else ""
         return LLMServerError(f"the {self.role}'s OpenAI-compatible server {self.llm.base_url} (model "
                               f"{self.llm.model!r}) failed{retried}: {detail}")
 
