@@ -122,3 +122,30 @@ def test_a_damaged_part_inside_a_whole_zip_is_corrupt():
     with pytest.raises(ParseError) as e:
         parse_bytes(bytes(raw), path="flipped.docx", doc_id="d")
     assert e.value.reason == "corrupt"
+
+
+def test_ingest_takes_office_files_and_reports_bad_ones(tmp_path, ray_session, installed_models):
+    """Through the whole ingest (Ray parse tasks, embedder, writer): DOCX and PPTX are in with their sections
+    (a slide's page on its hits), the bad ones reported with their reason, the rest of the batch ingested."""
+    from index_probe import assert_consistent, snapshot
+    from support import make_config, search
+
+    from pipelines.ingest import run_ingest
+
+    corpus = tmp_path / "office"
+    corpus.mkdir()
+    (corpus / "handbook.docx").write_bytes(_docx())
+    (corpus / "deck.pptx").write_bytes(_pptx())
+    (corpus / "cut.docx").write_bytes(_docx()[:3000])
+    (corpus / "locked.pptx").write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(600)
+                                         + "EncryptedPackage".encode("utf-16-le") + bytes(600))
+    cfg = make_config(tmp_path / "idx")
+    report = run_ingest(cfg, corpus, source="office")
+    reasons = {p.rsplit("/", 1)[-1]: r for p, r, _ in report.failed}
+    assert reasons == {"cut.docx": "corrupt", "locked.pptx": "encrypted"}
+    assert report.new == 2
+    assert_consistent(snapshot(cfg))
+    hit = search(cfg, "Europe 1,200 revenue region", mode="bm25")[0]
+    assert (hit.path, hit.section_path, hit.first_page, hit.last_page) == ("deck.pptx", "By Region", 2, 2)
+    hit = search(cfg, "strata 1.0 2 MB package manager", mode="bm25")[0]
+    assert (hit.path, hit.section_path, hit.first_page) == ("handbook.docx", "Installation > On Linux", None)
