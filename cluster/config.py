@@ -472,6 +472,11 @@ class ServeConfig(_Section):
     embedder_threads: int | None = Field(
         1, ge=1, description="onnxruntime threads per QueryEmbedder replica (None: embedder.threads); one thread "
                              "leaves the other core to the retrievers and measured fastest on 2 cores")
+    embed_in_retriever: bool = Field(
+        True, description="the HybridRetriever replicas embed the query themselves (each loads the embedder, one "
+                          "onnxruntime thread each), so a search is one Serve call from the ingress instead of two "
+                          "(bench/serve_bench.py); false: the QueryEmbedder deployment embeds queries (e.g. on a GPU). "
+                          "The answer path's sentence embeddings always go to QueryEmbedder")
     max_ongoing_requests: int = Field(64, ge=1)
     max_batch_size: int = Field(32, ge=1, description="Serve batching of query embeddings / rerank pairs")
     batch_wait_timeout_s: float = Field(0.005, ge=0)

@@ -102,6 +102,7 @@ class LanceStore:
         self.db = db
         self.dim = dim
         self._tables: dict[str, lancedb.table.Table] = {}
+        self._datasets: dict[str, tuple[int, object]] = {}  # name -> (version, lance dataset) for scans
         self._schemas = {DOCUMENTS: DOCUMENTS_SCHEMA, SECTIONS: sections_schema(dim), CHUNKS: chunks_schema(dim),
                          META: META_SCHEMA}
 
@@ -207,11 +208,22 @@ class LanceStore:
         return deleted
 
     # -- reads ---------------------------------------------------------------------------------
+    def _dataset(self, name: str):
+        """The lance dataset of table ``name`` at the handle's version, opened once per version: a dataset
+        keeps its index and metadata caches, so a scan by id on it costs ~0.8 ms of CPU instead of ~2.6 ms
+        on one opened per scan (11k-chunk index; a search reads rows by id once or twice)."""
+        table = self.table(name)
+        version = table.version
+        cached = self._datasets.get(name)
+        if cached is None or cached[0] != version:
+            cached = self._datasets[name] = (version, table.to_lance())
+        return cached[1]
+
     def scan(self, name: str, columns: list[str], where: str | None = None) -> pa.Table:
         """Column-projected scan of a whole table (optionally filtered). A nullable column of today's
         schema that the table lacks (an index written before it, opened by a reader, which never
         migrates: :func:`_add_missing_columns`) comes back as nulls."""
-        dataset = self.table(name).to_lance()
+        dataset = self._dataset(name)
         have = set(dataset.schema.names)
         absent = [c for c in columns if c not in have]
         if not absent:

@@ -15,22 +15,28 @@ from cluster.config import StrataConfig
 from serving.api.api_router import build_fastapi_app
 from serving.index.handle import IndexHandle
 from serving.services.search import SearchService
-from serving.services.stages import RetrievedRows
+from serving.services.stages import RetrievedRows, embed_then_retrieve
 
 
 class ServeStages:
     """The :class:`~serving.services.stages.Stages` interface over Serve deployment handles."""
 
     def __init__(self, embedder: DeploymentHandle, retriever: DeploymentHandle, expander: DeploymentHandle,
-                 reranker: DeploymentHandle | None, index: IndexHandle) -> None:
+                 reranker: DeploymentHandle | None, index: IndexHandle, *, embed_in_retriever: bool = True) -> None:
         self.embedder, self.retriever, self.expander, self.reranker = embedder, retriever, expander, reranker
         self.index = index
+        self.embed_in_retriever = embed_in_retriever
 
     async def embed(self, texts, tenant: str):
         return await self.embedder.embed.remote(texts, tenant)
 
     async def retrieve(self, plan, vectors, filters, depth, tenant: str) -> RetrievedRows:
         return await self.retriever.retrieve.remote(plan, vectors, filters, depth, tenant)
+
+    async def embed_retrieve(self, plan, texts, filters, depth, tenant: str):
+        if self.embed_in_retriever:  # one Serve hop: the retriever replica embeds the query itself
+            return await self.retriever.embed_retrieve.remote(plan, texts, filters, depth, tenant)
+        return await embed_then_retrieve(self, plan, texts, filters, depth, tenant)
 
     async def rerank(self, query, texts):
         if self.reranker is None:
@@ -61,7 +67,8 @@ class StrataIngress:
                  writer: DeploymentHandle | None = None, verifier: DeploymentHandle | None = None) -> None:
         cfg = StrataConfig.model_validate(config)
         index = IndexHandle(cfg)
-        self.service = SearchService(cfg, ServeStages(embedder, retriever, expander, reranker, index), index)
+        self.service = SearchService(cfg, ServeStages(embedder, retriever, expander, reranker, index,
+                                                          embed_in_retriever=cfg.serve.embed_in_retriever), index)
         self.answers = None
         if cfg.answer.enabled:
             from serving.deployments.llm import ServeLLM

@@ -109,7 +109,9 @@ class HybridRetriever:
 
             def note(hits: list[tuple[str, str, float]], name: str) -> None:
                 for rank, (chunk_id, doc_id, score) in enumerate(hits, start=1):
-                    c = stage.setdefault(chunk_id, Candidate(chunk_id, doc_id, 0.0, target=target.text))
+                    c = stage.get(chunk_id)
+                    if c is None:
+                        c = stage[chunk_id] = Candidate(chunk_id, doc_id, 0.0, target=target.text)
                     if score > c.scores.get(name, float("-inf")):
                         c.scores[name] = score
                     c.ranks[name] = min(c.ranks.get(name, rank), rank)

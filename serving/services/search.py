@@ -101,11 +101,10 @@ class SearchService:
             plan = analyse_query(request, self.cfg, hints)
         rerank = self.cfg.rerank.enabled if request.rerank is None else request.rerank
         texts = plan.texts_to_embed()
-        with timer.stage("embed"):
-            vectors = dict(zip(texts, await self.stages.embed(texts, tenant))) if texts else {}
         depth = max(request.top_k, self.cfg.rerank.top_n if rerank else 0)
-        with timer.stage("retrieve"):
-            retrieved = await self.stages.retrieve(plan, vectors, request.filters, depth, tenant)
+        with timer.stage("retrieve"):  # embed + retrieve in one call (the embedding's time comes back as "embed")
+            vectors, retrieved = await self.stages.embed_retrieve(plan, texts, request.filters, depth, tenant)
+        timer.ms["retrieve"] -= retrieved.result.timings_ms.get("embed", 0.0)  # reported as its own stage below
         result, rows = retrieved.result, retrieved.rows
         for name, value in result.timings_ms.items():
             timer.ms[name] = timer.ms.get(name, 0.0) + value

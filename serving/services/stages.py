@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -47,6 +48,9 @@ class Stages(Protocol):
 
     async def retrieve(self, plan: QueryPlan, vectors: dict[str, np.ndarray], filters: Filters,
                        depth: int, tenant: str) -> RetrievedRows: ...
+
+    async def embed_retrieve(self, plan: QueryPlan, texts: list[str], filters: Filters, depth: int,
+                             tenant: str) -> tuple[dict[str, np.ndarray], RetrievedRows]: ...
 
     async def rerank(self, query: str, texts: list[str]) -> list[float]: ...
 
@@ -118,6 +122,32 @@ def retrieve_rows(index: IndexHandle, plan: QueryPlan, vectors: dict[str, np.nda
     return RetrievedRows(result, rows)
 
 
+def embed_and_retrieve(encoder, index: IndexHandle, plan: QueryPlan, texts: list[str], filters: Filters, depth: int,
+                       judge: CrossEncoderJudge | None = None, *, tenant: str) -> tuple[dict[str, np.ndarray], RetrievedRows]:
+    """Embed the plan's ``texts`` with ``encoder`` (a :class:`~serving.embedding.QueryEncoder`), then
+    :func:`retrieve_rows`: the query's vectors and its rows, with the embedding's time as the ``embed``
+    stage. One call where the retriever embeds the query itself (``serve.embed_in_retriever``)."""
+    t0 = time.perf_counter()
+    vectors = dict(zip(texts, encoder.encode(texts, tenant=tenant))) if texts else {}
+    embed_ms = (time.perf_counter() - t0) * 1000
+    retrieved = retrieve_rows(index, plan, vectors, filters, depth, judge, tenant=tenant)
+    retrieved.result.timings_ms["embed"] = retrieved.result.timings_ms.get("embed", 0.0) + embed_ms
+    return vectors, retrieved
+
+
+async def embed_then_retrieve(stages: Stages, plan: QueryPlan, texts: list[str], filters: Filters, depth: int,
+                              tenant: str) -> tuple[dict[str, np.ndarray], RetrievedRows]:
+    """``stages.embed`` then ``stages.retrieve``, the embedding's time added as the ``embed`` stage: the
+    ``embed_retrieve`` of stages whose retriever does not embed (in process; Serve with
+    ``serve.embed_in_retriever = false``)."""
+    t0 = time.perf_counter()
+    vectors = dict(zip(texts, await stages.embed(texts, tenant))) if texts else {}
+    embed_ms = (time.perf_counter() - t0) * 1000
+    retrieved = await stages.retrieve(plan, vectors, filters, depth, tenant)
+    retrieved.result.timings_ms["embed"] = retrieved.result.timings_ms.get("embed", 0.0) + embed_ms
+    return vectors, retrieved
+
+
 class LocalStages:
     """Every stage in this process, sequentially (no Ray needed)."""
 
@@ -145,6 +175,9 @@ class LocalStages:
 
     async def retrieve(self, plan, vectors, filters, depth, tenant: str) -> RetrievedRows:
         return retrieve_rows(self.index, plan, vectors, filters, depth, judge=self.judge, tenant=tenant)
+
+    async def embed_retrieve(self, plan, texts, filters, depth, tenant: str):
+        return await embed_then_retrieve(self, plan, texts, filters, depth, tenant)
 
     async def rerank(self, query: str, texts: list[str]) -> list[float]:
         return self.reranker.score(query, texts)

@@ -163,7 +163,7 @@ def test_query_metrics_are_exported(app):
         "stage dense": ("ray_strata_query_stage_seconds_count", {**ingress, "stage": "dense"}, 1),
         "route": ("ray_strata_query_routes_total", {**ingress, "route": "hybrid"}, 1),
         "embedding cache": ("ray_strata_query_cache_requests_total",
-                            {"application": "strata", "deployment": "QueryEmbedder", "cache": "embedding"}, 1),
+                            {"application": "strata", "deployment": "HybridRetriever", "cache": "embedding"}, 1),
         "result cache": ("ray_strata_query_cache_requests_total", {**ingress, "cache": "result"}, 1),
         "candidates": ("ray_strata_query_candidates_count", {**ingress, "stage": "bm25"}, 1),
         "errors 422": ("ray_strata_query_errors_total", {**ingress, "status": "422"}, 1),
