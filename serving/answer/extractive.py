@@ -8,12 +8,13 @@ No LLM. Every prose sentence of the pack's passages (best passages first, up to
             + 0.25 · coverage(sentence) + 0.25 · [holds the kind of value asked for]
 
 The best sentence is quoted with its ``[n]``; up to ``max_sentences`` more follow when they reach
-``relative_cutoff`` of its score. Whether the question is answerable at all is decided by
-:class:`Answerability` — a logistic model over three features of the ranked sentences (the best
-cross-encoder logit, how much of the question a top sentence covers, and whether a top sentence
-holds the kind of value the question asks for) with a threshold, fitted on dev QA data by
-``bench/answer_calibrate.py`` and stored with the cross-encoder as ``answerability.json``. Below the
-threshold it refuses. A short answer span (a flag, number, name …) is picked from the quoted
+``relative_cutoff`` of its score. Cover pages, contents lines, legal notices and navigation are never
+candidates (:mod:`serving.answer.boilerplate`). Whether the question is answerable at all is decided by
+:class:`Answerability` — a logistic model over features of the quotable sentences (how much of the
+question a top sentence covers, whether it holds the kind of value asked for, and whether it states
+the question's *focus* — what is asked about the subject: "born", "wife", "die" — :func:`focus`) with a
+threshold, fitted on QA sets of several kinds by ``bench/answer_calibrate.py`` and stored with the
+cross-encoder as ``answerability.json``. Below the threshold it refuses. A short answer span (a flag, number, name …) is picked from the quoted
 sentences where one can be found (:mod:`serving.answer.span`).
 
 >>> sentences_of("EPOLLET asks for edge-triggered mode. The default is level-triggered.")
@@ -31,19 +32,40 @@ from pathlib import Path
 from cluster.config import ExtractiveConfig, StrataConfig
 from pipelines.chunk.sentences import split_sentences
 from serving.answer.anchors import anchors, counted_noun, is_question, missing_anchors
+from serving.answer.boilerplate import is_boilerplate
 from serving.answer.span import answer_span, expected_type, holds_value
 from serving.answer.verify import content_words
 from serving.rerank.combine import minmax
 from serving.rerank.text import header_of
 
 __all__ = ["ANSWERABILITY_FILE", "Answerability", "ExtractiveAnswer", "ExtractiveAnswerer", "ScoredSentence",
-           "coverage", "load_answerability", "resolve_answerability", "sentences_of"]
+           "coverage", "focus", "focus_words", "load_answerability", "resolve_answerability", "sentences_of"]
 
 ANSWERABILITY_FILE = "answerability.json"
 Score = Callable[[str, list[str]], Awaitable[list[float]]]
-FEATURES = ("coverage", "value_coverage", "value_missing")  # what the stored model weighs
+FEATURES = ("coverage", "value_coverage", "value_missing", "focus", "value_focus", "short_gap",
+            "question_words")  # what the stored model may weigh
 # Kinds of value whose presence a sentence can be checked for reliably (names are too varied to tell).
-CHECKED_VALUES = frozenset({"number", "version", "year", "expansion", "person", "default"})
+CHECKED_VALUES = frozenset({"number", "version", "year", "expansion", "person", "default", "date", "place"})
+#: Words that say which kind of answer is wanted, not what is asked about ("in which *city* was … born"),
+#: the particles of names ("John *von* Neumann", "*al*-Khwarizmi") and verbs that only shape a request
+#: ("which option *lets* you …", "how do I *use* …"; as :func:`content_words` stems them).
+_TYPE_WORDS = frozenset("""
+year date day month time city town village country state county province region district neighbourhood neighborhood
+borough place university college institute school name number many much person people kind type
+von van der den de del della da di du al el ibn bin ben le la
+use let make help find get give want need able way besid like tell call typical usual exact actual main
+""".split())
+#: Irregular verb forms, so that "When did X die / begin / write" finds "X died / began / wrote".
+_IRREGULAR = {"began": "begin", "begun": "begin", "wrote": "write", "written": "write", "made": "make", "took": "take",
+              "taken": "take", "gave": "give", "given": "give", "became": "become", "went": "go", "gone": "go",
+              "grew": "grow", "grown": "grow", "led": "lead", "won": "win", "built": "build", "taught": "teach",
+              "sold": "sell", "bought": "buy", "held": "hold", "left": "leave", "met": "meet", "ran": "run",
+              "saw": "see", "seen": "see", "spent": "spend", "told": "tell", "thought": "think", "brought": "bring",
+              "found": "find", "fell": "fall", "chose": "choose", "chosen": "choose", "drew": "draw", "drawn": "draw",
+              "knew": "know", "known": "know", "came": "come", "got": "get", "paid": "pay", "said": "say",
+              "sent": "send", "stood": "stand", "understood": "understand", "wore": "wear", "lost": "lose",
+              "bore": "bear", "died": "die", "dies": "die", "dying": "die"}
 
 
 @dataclass(frozen=True)
@@ -53,11 +75,16 @@ class Answerability:
     Features of a question's ranked sentences (:meth:`ExtractiveAnswerer.features`): ``cross_encoder``
     — the best sentence's logit; ``coverage`` — the best share of the question's content words that a
     top sentence (with its section path) contains; for a question that asks for a checkable value (a
-    number, version, year, expansion, a person, a default: :data:`CHECKED_VALUES`) ``value_coverage`` is the best coverage
-    among the top sentences that hold such a value and ``value_missing`` is 1 when none does; for other
-    questions they are ``coverage`` and 0. On the dev QA set the cross-encoder logit did not tell
-    answerable from unanswerable questions (its fitted weight was ~0; the reranker scores topical
-    relevance, and unanswerable questions are on topic), so the stored model weighs the other three.
+    number, version, year, date, place, expansion, a person, a default: :data:`CHECKED_VALUES`)
+    ``value_coverage`` is the best coverage among the top sentences that hold such a value and
+    ``value_missing`` is 1 when none does; for other questions they are ``coverage`` and 0. ``focus`` —
+    the best share of the question's focus words (:func:`focus_words`: its words without the names of
+    its subject) that a top sentence states; ``value_focus`` — the same among the sentences holding the
+    asked-for value; ``short_gap`` — ``1 - value_focus`` for a question with at most two focus words
+    (where one missing word is the whole question), else 0; ``question_words`` — the question's content
+    words ÷ 10, at most 1 (long questions are covered less by their answers). The cross-encoder logit
+    does not tell answerable from unanswerable questions (the reranker scores topical relevance, and
+    unanswerable questions are on topic), so the stored model weighs the others (:data:`FEATURES`).
     The uncalibrated default answers when half the question is covered.
 
     >>> Answerability().decide({"cross_encoder": 0.4, "coverage": 0.5, "value_missing": 1})
@@ -120,13 +147,15 @@ def is_prose(sentence: str) -> bool:
 
     >>> is_prose("The EPOLLET flag requests edge-triggered notification."), is_prose(">>> raise ConnectionError")
     (True, False)
-    >>> is_prose("ConnectionError"), is_prose("x = f(a, b) + g(c) # d")
-    (False, False)
+    >>> is_prose("ConnectionError"), is_prose("x = f(a, b) + g(c) # d"), is_prose("He died on 1996-10-05.")
+    (False, False, True)
     """
     if ">>>" in sentence or sentence.lstrip().startswith(("...", "$ ", "# ")):
         return False
     tokens = sentence.split()
     words = sum(1 for t in tokens if _WORD.match(t))
+    if words == 3 and len(tokens) >= 4 and tokens[0][:1].isupper() and sentence.rstrip().endswith("."):
+        return True  # a short statement: "He died on 1996-10-05."
     return words >= 4 and words >= 0.5 * len(tokens)
 
 
@@ -172,6 +201,42 @@ def resolve_answerability(cfg: StrataConfig) -> Answerability:
     return model
 
 
+def focus_words(question: str) -> list[str]:
+    """What the question asks *about its subject*: its content words without the anchors (the names that
+    say which thing: :func:`serving.answer.anchors.anchors`) and without the words naming the kind of answer.
+
+    >>> focus_words("In which city was Ken Thompson born?"), focus_words("Who was Charles Babbage's wife?")
+    (['born'], ['wife'])
+    """
+    named = {w for a in anchors(question) for w in content_words(a)}
+    return [w for w in dict.fromkeys(content_words(question)) if w not in named and w not in _TYPE_WORDS and len(w) > 1]
+
+
+def _same_word(a: str, b: str) -> bool:
+    """One word, lightly inflected: a shared 5-letter prefix, or one a prefix (≥ 3 letters) of the other."""
+    if a[:5] == b[:5] and min(len(a), len(b)) >= 5:
+        return True
+    short, long = sorted((a, b), key=len)
+    return len(short) >= 3 and long.startswith(short)
+
+
+def focus(question: str, sentence: str) -> float:
+    """Share of :func:`focus_words` that ``sentence`` contains (1.0 when the question has none): a sentence
+    that names the subject but not what is asked about it ("born", "wife", "retire") does not answer.
+
+    >>> focus("In which city was Ken Thompson born?", "Ken spent one week each on the kernel.")
+    0.0
+    >>> focus("When did Seymour Cray die?", "He died on 1996-10-05.")
+    1.0
+    """
+    wanted = focus_words(question)
+    if not wanted:
+        return 1.0
+    words = set(content_words(sentence))
+    words |= {_IRREGULAR[w] for w in words if w in _IRREGULAR}
+    return sum(1 for w in wanted if any(_same_word(w, v) or _same_word(_IRREGULAR.get(w, w), v) for v in words)) / len(wanted)
+
+
 def coverage(question: str, text: str) -> float:
     """Share of the question's distinct content words that ``text`` contains.
 
@@ -201,6 +266,8 @@ class ExtractiveAnswerer:
         for i in order:
             text, header, score = passages[i][:3]
             for start, end, sentence in sentences_of(text, self.settings.max_sentence_chars):
+                if is_boilerplate(sentence):  # a cover page, contents line, legal notice or menu is never evidence
+                    continue
                 out.append((i + 1, start, end, sentence, header, score))
                 if len(out) >= self.settings.max_candidates:
                     return out
@@ -210,12 +277,17 @@ class ExtractiveAnswerer:
         """The answerability features of the ranked sentences (see :class:`Answerability`)."""
         top = scored[: self.settings.feature_sentences]
         best = max(s.coverage for s in top)
-        value, missing = best, 0.0
+        focused = max(focus(question, f"{s.header} {s.text}") for s in top)
+        value, missing, value_focus = best, 0.0, focused
         if expected_type(question) in CHECKED_VALUES:
-            holding = [s.coverage for s in top if s.holds]
-            value, missing = max(holding, default=0.0), 0.0 if holding else 1.0
+            holding = [s for s in top if s.holds]
+            value, missing = max((s.coverage for s in holding), default=0.0), 0.0 if holding else 1.0
+            value_focus = max((focus(question, f"{s.header} {s.text}") for s in holding), default=0.0)
+        short = len(focus_words(question)) <= 2
         return {"cross_encoder": max(s.cross_encoder for s in scored), "coverage": best,
-                "value_coverage": value, "value_missing": missing}
+                "value_coverage": value, "value_missing": missing, "focus": focused, "value_focus": value_focus,
+                "short_gap": (1.0 - value_focus) if short else 0.0,
+                "question_words": min(len(set(content_words(question))) / 10, 1.0)}
 
     def eligible(self, question: str, scored: list[ScoredSentence],
                  passages: Sequence[tuple]) -> tuple[list[ScoredSentence], list[str]]:

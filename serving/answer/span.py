@@ -41,7 +41,8 @@ _ASKS_YEAR = re.compile(r"\b(?:which|what) year\b|\bwhen\b", re.IGNORECASE)
 _ASKS_NAME = re.compile(r"\b(?:which|what) (?:\w+ ){0,2}(?:flag|option|command|call|function|operation|"
                         r"exception|error|field|file|variable|macro|constant|signal|program|package|module|"
                         r"keyword|type|setting|parameter|directory|tool|statement)s?\b", re.IGNORECASE)
-_ASKS_PERSON = re.compile(r"^\s*who\b|\bwhich (?:person|people|author|developer|company)\b", re.IGNORECASE)
+_ASKS_PERSON = re.compile(r"^\s*(?:who|whom)\b|\bwith whom\b|\bwhich (?:person|people|author|developer|company|"
+                          r"graduate student|student|judge|president|scientist|engineer)\b", re.IGNORECASE)
 _ASKS_DEFAULT = re.compile(r"\bdefaults?\b|\bby default\b", re.IGNORECASE)
 _PERSON = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)?\s+(?:van |de |von )?[A-Z][a-z]{2,}\b")
 _ASKS_EXPANSION = re.compile(r"\bstand for\b|\bshort for\b|\bacronym\b", re.IGNORECASE)
@@ -64,9 +65,20 @@ _ASKS_YEAR = re.compile(r"\b(?:which|what) year\b", re.IGNORECASE)
 _ASKS_QUANTITY = re.compile(r"\bwhat\b[^?]{0,60}?\b(?:share|percentage|proportion|rate|ratio|margin|level|amount|"
                             r"price|cost|growth|inflation|revenue|demand|return|figure|valuation)s?\b|"
                             r"\bby (?:how much|what (?:percentage|margin|factor))\b", re.IGNORECASE)
+_ASKS_DATE = re.compile(r"^\s*when\b|\b(?:on )?what (?:date|day)\b", re.IGNORECASE)
+_ASKS_PLACE = re.compile(r"^\s*where\b|\b(?:in|at|from|to) (?:which|what) (?:\w+ ){0,2}?(?:city|town|village|country|state|"
+                         r"county|province|region|district|neighbou?rhood|borough|university|college|institute|"
+                         r"school|place)\b", re.IGNORECASE)
 # First match wins: the more specific kinds come first.
 _KINDS = (("expansion", _ASKS_EXPANSION), ("version", _ASKS_VERSION), ("number", _ASKS_NUMBER), ("year", _ASKS_YEAR),
-          ("person", _ASKS_PERSON), ("default", _ASKS_DEFAULT), ("quantity", _ASKS_QUANTITY), ("name", _ASKS_NAME))
+          ("date", _ASKS_DATE), ("place", _ASKS_PLACE), ("person", _ASKS_PERSON), ("default", _ASKS_DEFAULT),
+          ("quantity", _ASKS_QUANTITY), ("name", _ASKS_NAME))
+_MONTH = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
+#: A date: ISO (1968-12-09), "December 26, 1791", "9 December 1968", "January 1984", else a year.
+_DATE = re.compile(r"\b(?:1\d{3}|20\d\d)-\d\d-\d\d\b|\b" + _MONTH + r"\s+\d{1,2},\s*\d{4}\b|\b\d{1,2}\s+" + _MONTH
+                   + r"\s+\d{4}\b|\b" + _MONTH + r"\s+\d{4}\b|\b(?:1[0-9]\d\d|20\d\d)\b(?:\s*(?:BC|CE|AD)\b)?")
+#: A place or institution: capitalised words (with "of", "the", "at" between them), not at the sentence's start.
+_PLACE = re.compile(r"(?<=\s)(?:the\s+)?[A-Z][\w'’.-]+(?:(?:\s+(?:of|at|de|del|the|upon|on)\s+|\s+|,\s+)[A-Z][\w'’.-]+)*")
 #: A figure with what makes it a quantity: a percentage, a currency, a scale word or a range of them.
 _QUANTITY = re.compile(
     r"(?:(?:USD|US\$|EUR|GBP|[$€£])\s?)?\d+(?:[.,]\d+)*(?:\s?(?:%|percent\b|per cent\b|basis points\b))?"
@@ -112,14 +124,46 @@ def _quantity(question: str, sentences: Sequence[str]) -> str | None:
     return None
 
 
+def _place(question: str, sentences: Sequence[str], asked: set[str]) -> str | None:
+    """The place or institution of the first sentence that names one the question does not, nearest the
+    question's words ("born … in Teignmouth": Teignmouth).
+
+    >>> _place("Where was Charles Babbage born?", ["Babbage was born on December 26, 1791 in Teignmouth, Devonshire UK."],
+    ...        {"where", "was", "charles", "babbage", "born?"})
+    'Teignmouth, Devonshire UK'
+    """
+    terms = {w.lower()[:5] for w in re.findall(r"[A-Za-z]{3,}", question)}
+    for sentence in sentences:
+        best, best_distance = None, None
+        for m in _PLACE.finditer(sentence):  # never the sentence's first word: the subject, not the place
+            value = re.sub(r"^the\s+", "", m.group(0).strip(" .,;:"))
+            words = [re.sub(r"['’]s$", "", w.lower()).strip("'’.,") for w in re.findall(r"[\w'’.-]+", value)]
+            if not value or all(w in asked or w in _NOT_PLACES for w in words):
+                continue
+            if re.fullmatch(_MONTH + r".*", value) or value.split()[0].lower() in _NOT_PLACES:
+                continue
+            positions = [w.start() for w in re.finditer(r"[A-Za-z]{3,}", sentence) if w.group(0).lower()[:5] in terms]
+            distance = min((abs(p - m.start()) for p in positions), default=len(sentence))
+            if best_distance is None or distance < best_distance:
+                best, best_distance = value, distance
+        if best is not None:
+            return best
+    return None
+
+
+_NOT_PLACES = frozenset("the a an he she it they his her its their in on at of this that i we you".split())
+
+
 def expected_type(question: str) -> str | None:
-    """The kind of value ``question`` asks for: expansion, version, number, year, person, default, name —
-    or None.
+    """The kind of value ``question`` asks for: expansion, version, number, year, date, place, person,
+    default, quantity, name — or None.
 
     >>> expected_type("What does BRIN stand for?"), expected_type("How many bits does it store?")
     ('expansion', 'number')
     >>> expected_type("Who wrote the futex manual page?"), expected_type("What is the default isolation level?")
     ('person', 'default')
+    >>> expected_type("When did Seymour Cray die?"), expected_type("In which city was Ken Thompson born?")
+    ('date', 'place')
     >>> expected_type("Why do futexes exist?") is None
     True
     """
@@ -140,6 +184,8 @@ def holds_value(question: str, sentence: str) -> bool:
         return bool(re.search(r"\bdefault", sentence, re.IGNORECASE))
     if kind == "person":
         return _first_new(_PERSON, [sentence], _question_words(question)) is not None
+    if kind == "place":
+        return _place(question, [sentence], _question_words(question)) is not None
     return answer_span(question, [sentence]) is not None
 
 
@@ -160,6 +206,12 @@ def answer_span(question: str, sentences: Sequence[str]) -> str | None:
         return _first_new(_NUMBER, sentences, asked)
     if kind == "year":
         return _first_new(_YEAR, sentences, asked)
+    if kind == "date":
+        return _first_new(_DATE, sentences, asked)
+    if kind == "place":
+        return _place(question, sentences, asked)
+    if kind == "person":
+        return _first_new(_PERSON, sentences, asked)
     if kind == "name":
         return _best_name(question, sentences, asked) or _first_new(_QUOTED, sentences, asked)
     if kind == "quantity":

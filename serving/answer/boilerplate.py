@@ -1,0 +1,64 @@
+"""Sentences that are never an answer: cover pages, tables of contents, legal notices, navigation.
+
+A filing's cover page ("SECURITIES AND EXCHANGE COMMISSION … Form 10-K"), a table-of-contents line
+("Item 7. Management's Discussion …… 45"), a copyright or licence notice, a forward-looking-statements
+disclaimer and a site's navigation ("Skip to main content", "Home | About | Contact") share every word
+of many questions and say nothing. The extractive answerer never quotes them and never counts them
+towards answerability. Rules, not a model: they hold on corpora nobody tuned on.
+
+>>> is_boilerplate("UNITED STATES SECURITIES AND EXCHANGE COMMISSION Washington, D.C. 20549 FORM 10-K")
+True
+>>> is_boilerplate("Item 7. Management's Discussion and Analysis of Financial Condition .......... 45")
+True
+>>> is_boilerplate("Management's Discussion and Analysis of Financial Condition ..........")
+True
+>>> is_boilerplate("Copyright © 2024 Acme Corp. All rights reserved.")
+True
+>>> is_boilerplate("Skip to main content Home | Products | About us | Contact")
+True
+>>> is_boilerplate("This report contains forward-looking statements within the meaning of the Private "
+...                "Securities Litigation Reform Act of 1995.")
+True
+>>> is_boilerplate("Revenue grew 12% to $4.1 billion in fiscal 2024, driven by cloud services.")
+False
+>>> is_boilerplate("Babbage was born on December 26, 1791 in Teignmouth, Devonshire UK.")
+False
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["is_boilerplate"]
+
+_COVER = re.compile(
+    r"\bsecurities and exchange commission\b|\bcommission file number\b|\b(?:i\.r\.s\.|irs) employer identification\b|"
+    r"\bstate or other jurisdiction of incorporation\b|\bindicate by check mark\b|\bpursuant to section 1[35]\(d\)|"
+    r"\bregistrant'?s telephone number\b|\b(?:annual|quarterly) report pursuant to\b|\bform 10-[kq]\b.{0,80}\bfiscal year ended\b",
+    re.IGNORECASE)
+_LEGAL = re.compile(
+    r"\ball rights reserved\b|\bcopyright\s*(?:©|\(c\)|\d{4})|©\s*\d{4}|\bforward-looking statements?\b.{0,120}"
+    r"\b(?:within the meaning|safe harbor|litigation reform|risks and uncertainties|undue reliance)\b|"
+    r"\bpermission is (?:hereby )?granted\b|\bwithout warranty of any kind\b|\bthis (?:document|report|material) "
+    r"(?:is|has been) (?:provided|prepared) for (?:general )?information(?:al)? purposes only\b|"
+    r"\bdoes not constitute (?:investment|legal|financial) advice\b|\bterms of (?:use|service)\b.{0,40}\bprivacy policy\b|"
+    r"\bcookie (?:policy|settings|preferences)\b|\bwe use cookies\b",
+    re.IGNORECASE)
+_NAVIGATION = re.compile(
+    r"\bskip to (?:main )?content\b|\bback to top\b|\b(?:click|tap) here\b|\bsubscribe to our newsletter\b|"
+    r"\bsign (?:in|up)\b.{0,30}\b(?:log ?in|register|sign (?:in|up))\b|\bshare (?:this|on) (?:article|page|facebook|twitter|linkedin)\b|"
+    r"\b(?:previous|next) (?:page|article|chapter)\b.{0,30}\b(?:next|previous|contents|home)\b",
+    re.IGNORECASE)
+_TOC = re.compile(r"\btable of contents\b|(?:\.\s?){5,}|(?:\s\w[\w'’,&-]*){1,8}\s?\.{3,}\s*\d+\s*$", re.IGNORECASE)
+_MENU = re.compile(r"(?:^|\s)[|•»›](?=\s)")
+
+
+def is_boilerplate(sentence: str) -> bool:
+    """A cover-page, table-of-contents, legal-notice or navigation sentence (see the module docstring)."""
+    text = " ".join(sentence.split())
+    if _COVER.search(text) or _LEGAL.search(text) or _NAVIGATION.search(text) or _TOC.search(text):
+        return True
+    if len(_MENU.findall(text)) >= 3:  # "Home | Products | About | Contact"
+        return True
+    # A run of "Item 1. … Item 1A. … Item 2." headings: an index, not prose.
+    return len(re.findall(r"\b(?:item|part|note|section|chapter)\s+\d+[a-z]?\b\.?", text, re.IGNORECASE)) >= 3

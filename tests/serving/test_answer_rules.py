@@ -1,0 +1,62 @@
+"""The extractive answerer's rules that need no model: boilerplate is never a candidate, the focus of a
+question must be stated, dates and places are the short answer when asked for. (End-to-end figures with
+the real cross-encoder: tests/eval/test_answers_encyclopedic.py and test_answers_other_kind.py.)"""
+
+from __future__ import annotations
+
+import asyncio
+
+from cluster.config import load_config
+from serving.answer.extractive import Answerability, ExtractiveAnswerer, focus
+from serving.answer.span import answer_span, expected_type
+
+COVER = ("UNITED STATES SECURITIES AND EXCHANGE COMMISSION Washington, D.C. 20549 FORM 10-K ANNUAL REPORT "
+         "PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934 for the fiscal year ended "
+         "December 31, 2024. Commission file number 001-12345.")
+TOC = "Item 7. Management's Discussion and Analysis of Financial Condition and Results of Operations .......... 45"
+LEGAL = "Copyright © 2024 Example Holdings, Inc. All rights reserved."
+BODY = "Net revenue for the fiscal year ended December 31, 2024 was $4.1 billion, up 12% from the prior year."
+
+
+def _answerer(model: Answerability) -> ExtractiveAnswerer:
+    async def score(question, texts):  # ranking only; the decision under test is the rules'
+        return [float(len(t)) / 100 for t in texts]
+
+    return ExtractiveAnswerer(load_config().answer.extractive, model, score)
+
+
+def test_boilerplate_is_never_a_candidate_nor_quoted():
+    answerer = _answerer(Answerability(weights={}, bias=0.0, threshold=-1e9))
+    passages = [(f"{COVER}\n\n{TOC}\n\n{LEGAL}", "10-K › Cover", 0.9), (BODY, "10-K › Item 7", 0.5)]
+    texts = [c[3] for c in answerer.candidates(passages)]
+    assert texts == [BODY], texts
+    answer = asyncio.run(answerer.answer("What was net revenue for the fiscal year ended December 31, 2024?", passages))
+    assert answer.answerable and answer.cited == [2] and "$4.1 billion" in answer.answer, answer
+    only_cover = asyncio.run(answerer.answer("What was filed for the fiscal year ended December 31, 2024?",
+                                             [(COVER, "10-K", 0.9)]))
+    assert not only_cover.answerable and only_cover.sentences == []
+
+
+def test_the_focus_of_the_question_must_be_stated():
+    # On topic, names the subject, holds a place, but says nothing about being born: refused by the focus.
+    model = Answerability(weights={"value_focus": 2.0}, bias=-1.0, threshold=0.0)
+    answerer = _answerer(model)
+    passages = [("Ken Thompson is the principal inventor of the Unix operating system. In 1969 Ken Thompson "
+                 "worked at Bell Labs in New Jersey.", "Ken Thompson", 0.9)]
+    refused = asyncio.run(answerer.answer("In which city was Ken Thompson born?", passages))
+    assert not refused.answerable and refused.features["value_focus"] == 0.0, refused
+    stated = [("Charles Babbage was born on December 26, 1791 in Teignmouth, Devonshire UK.", "Charles Babbage", 0.9)]
+    answered = asyncio.run(answerer.answer("Where was Charles Babbage born?", stated))
+    assert answered.answerable and answered.answer_value and answered.answer_value.startswith("Teignmouth"), answered
+    assert focus("When did Seymour Cray die?", "He died on 1996-10-05.") == 1.0
+    assert focus("In which state did Seymour Cray begin Cray Research?", "He began Cray Research in Minnesota.") == 1.0
+
+
+def test_dates_and_places_are_the_short_answer():
+    assert expected_type("When was the first Macintosh released?") == "date"
+    assert answer_span("When was the first Macintosh released?",
+                       ["The first Macintosh was released in January 1984."]) == "January 1984"
+    assert answer_span("Where is Grace Hopper buried?",
+                       ["Hopper is buried at Arlington National Cemetery."]) == "Arlington National Cemetery"
+    assert answer_span("Which graduate student helped Atanasoff build his computer?",
+                       ["He was introduced to a graduate student named Clifford Berry."]) == "Clifford Berry"
