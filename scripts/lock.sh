@@ -8,7 +8,9 @@
 # scripts/install.sh installs a runtime lock (and dev.lock unless STRATA_DEV=0) with --no-deps.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-COMMON=(--python-version 3.11 --python-platform x86_64-manylinux_2_28 --no-header -q)
+# --generate-hashes: every pin carries the sha256 of its files; installing a lock then checks them (uv and pip
+# require a hash for every line once one has any).
+COMMON=(--python-version 3.11 --python-platform x86_64-manylinux_2_28 --no-header -q --generate-hashes)
 RUNTIME=(--extra llm --extra train --extra eval --extra otlp)
 # CPU: torch 2.13.0+cpu is not on PyPI (whose Linux torch is the CUDA build): it comes from the wheel
 # folder in PIP_FIND_LINKS here, or PyTorch's CPU index (STRATA_TORCH_CPU_INDEX) elsewhere.
@@ -28,7 +30,7 @@ python3 - <<'PY'
 import re
 path = "requirements/cpu.lock"
 text = open(path).read()
-text = re.sub(r"^(torchvision|torchaudio|torchcodec)==.*\n(^    # .*\n)*", "", text, flags=re.M)
+text = re.sub(r"^(torchvision|torchaudio|torchcodec)==.*\n(^    .*\n)*", "", text, flags=re.M)
 open(path, "w").write(text)
 PY
 # Tests and docs: the test and docs extras resolved with the CPU lock as constraints, then only the
@@ -51,8 +53,12 @@ for lock in ("requirements/cpu.lock", "requirements/gpu.lock"):
     theirs = pins(lock)
     bad = {n: (v, theirs[n]) for n, v in shared.items() if n in theirs and theirs[n] != v}
     assert not bad, f"dev.lock and {lock} disagree: {bad}"
-keep = sorted(n for n in dev if n not in runtime)
+keep = {n for n in dev if n not in runtime}
+# each kept pin with its hash lines (its "# via" comments dropped: they name packages the file does not hold)
+text = open(sys.argv[1]).read()
 out = ["# Tests and docs only (scripts/lock.sh): the test and docs extras' packages that neither runtime lock has."]
-out += [f"{n}=={dev[n]}" for n in keep]
+for m in re.finditer(r"^([A-Za-z0-9_.\-]+)==.*\n(?:^    .*\n)*", text, re.M):
+    if m.group(1).lower() in keep:
+        out.append("".join(l + "\n" for l in m.group(0).splitlines() if not l.lstrip().startswith("#")).rstrip("\n"))
 open("requirements/dev.lock", "w").write("\n".join(out) + "\n")
 PY

@@ -129,3 +129,14 @@ def test_dockerfile_installs_through_install_sh():
     first_run = text.index("scripts/install.sh &&")
     for needed in ("requirements/", "scripts/install.sh"):
         assert f"COPY --chown=1000:100 {needed}" in text[:first_run], f"{needed} is not copied before the first install"
+
+
+@pytest.mark.parametrize("lock", ["cpu.lock", "gpu.lock", "dev.lock"])
+def test_every_pin_carries_hashes(lock):
+    """scripts/install.sh checks each file's sha256; a pin added by hand without hashes fails the install
+    (uv and pip require hashes on every line once any line has one): regenerate with scripts/lock.sh."""
+    text = (REPO / "requirements" / lock).read_text()
+    blocks = re.findall(r"^([A-Za-z0-9_.\-]+==\S+)(.*\n(?:^    .*\n)*)", text, re.M)
+    assert blocks
+    unhashed = [pin for pin, rest in blocks if "--hash=sha256:" not in rest]
+    assert not unhashed, f"requirements/{lock} pins without hashes: {unhashed[:5]} (run scripts/lock.sh)"
