@@ -261,8 +261,8 @@ def main() -> None:
         z = np.array(f) @ np.array(m["weights"]) + m["bias"]
         a, u = ruled[held]
         n_a, n_u = sum(labels) + a, len(labels) - sum(labels) + u
-        loso[held] = {"answer_rate": round(sum(v >= m["threshold"] for v, t in zip(z, labels) if t) / max(n_a, 1), 4),
-                      "refusal_accuracy": round((sum(v < m["threshold"] for v, t in zip(z, labels) if not t) + u)
+        loso[held] = {"answer_rate": round(float(sum(v >= m["threshold"] for v, t in zip(z, labels) if t)) / max(n_a, 1), 4),
+                      "refusal_accuracy": round(float(sum(v < m["threshold"] for v, t in zip(z, labels) if not t) + u)
                                                 / max(n_u, 1), 4)}
         say(f"leave-one-set-out: {held} scored by a model fitted on the others: {loso[held]}")
     record = {"weights": weights, "bias": round(model["bias"], 4), "threshold": model["threshold"],

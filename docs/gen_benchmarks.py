@@ -387,12 +387,24 @@ def sec_answers() -> list[str]:
                  "51, held out; the llm row asks only 8):\n")
     lines += table(["writer", "QA set", "questions", "answered when answerable", "refused when unanswerable",
                     "citation precision", "contains gold", "EM", "token F1", "latency p50 ms"], quality)
-    calibration = rows_of("answer-quality.jsonl")
+    calibration = [r for r in rows_of("answer-quality.jsonl") if r.get("calibration")]
     if calibration:
-        c = calibration[-1]["calibration"]
-        lines.append(f"Answerability calibration (`python bench/answer_calibrate.py`, {stamp(calibration[-1])}): "
-                     f"threshold {num(c.get('threshold'), 4)}, dev balanced accuracy {num(c.get('dev_balanced_accuracy'))} "
+        last = calibration[-1]
+        c = last["calibration"]
+        fitted = c.get("calibrated_on")
+        fitted = ", ".join(fitted) if isinstance(fitted, list) else fitted
+        lines.append(f"Answerability calibration (`python bench/answer_calibrate.py`, {stamp(last)}): "
+                     f"threshold {num(c.get('threshold'), 4)}, fitted on {fitted}, balanced accuracy "
+                     f"{num(c.get('balanced_accuracy', c.get('dev_balanced_accuracy')))} "
                      f"({src('answer-quality.jsonl')}).\n")
+        if last.get("sets"):
+            lines.append("Every answer set with that model, through the in-process answer path on the defaults "
+                         "(fitted: the model was fitted on it; the encyclopedic kind is never fitted on):\n")
+            lines += table(["QA set", "kind", "fitted", "answered when answerable", "refused when unanswerable",
+                            "citation precision", "contains gold", "EM", "latency p50 ms"],
+                           [[r["set"], r.get("kind", ""), "yes" if r.get("fitted") else "no", num(r.get("answer_rate")),
+                             num(r.get("refusal_accuracy")), num(r.get("citation_precision")), num(r.get("contains")),
+                             num(r.get("exact_match")), num(r.get("latency_ms_p50"), 0)] for r in last["sets"]])
     return lines
 
 

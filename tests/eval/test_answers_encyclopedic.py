@@ -88,3 +88,16 @@ def test_a_refusal_says_what_the_passages_lack(encyclopedic_pipeline):
     assert response.extractive is not None and response.extractive.features["value_focus"] < 1.0, response.extractive
     answered = pipe.answer(AnswerRequest(question="When did Seymour Cray die?", use_cache=False))
     assert not answered.refused and answered.answer_value == "1996-10-05", answered
+
+
+def test_the_set_is_verified_and_its_splits_share_no_subject():
+    sys.path.insert(0, str(REPO / "bench"))
+    from encyclopedic_set import check, load_corpus
+
+    checks = json.loads(CHECKS.read_text())
+    questions = [json.loads(line) for line in (CHECKS.parent / "questions.jsonl").read_text().splitlines() if line]
+    assert check(load_corpus(), questions, checks) == []  # evidence present; unanswerable answers absent
+    tune = load_qa(REPO / "bench" / "data" / "answers-encyclopedic-tune.jsonl")
+    test = load_qa(QA)
+    assert sum(e.answerable for e in test) >= 25 and sum(not e.answerable for e in test) >= 20
+    assert not {checks[e.id]["subject"] for e in tune} & {checks[e.id]["subject"] for e in test} - {"Apple Computer, Inc.", "Z3"}
