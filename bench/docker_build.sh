@@ -30,7 +30,7 @@ checks="{}"
 size_mb=null
 if $ok; then
   size_mb=$(( $(docker image inspect -f '{{.Size}}' "$TAG") / 1000000 ))
-  run=(docker run --rm ${DOCKER_BUILD_NETWORK:+--network "$DOCKER_BUILD_NETWORK"} "$TAG")
+  run=(docker run -i --rm ${DOCKER_BUILD_NETWORK:+--network "$DOCKER_BUILD_NETWORK"} "$TAG")
   # In the image: the models are installed and verified, the CLI embeds, nothing test-only is installed,
   # and the GPU variant's onnxruntime offers CUDA with the CUDA/cuDNN wheels loadable.
   checks=$("${run[@]}" python - <<'PY'
