@@ -52,7 +52,8 @@ REPORTS = REPO.parent / "shared" / "data" / "business-reports" / "corpus.jsonl.g
 SETS = (("answers-dev", DEV, "manual pages", True), ("answers-test", TEST, "manual pages", False),
         ("answers-reports", DATA / "answers-reports.jsonl", "business reports", True),
         ("answers-encyclopedic-tune", DATA / "answers-encyclopedic-tune.jsonl", "encyclopedic", False),
-        ("answers-encyclopedic-test", DATA / "answers-encyclopedic-test.jsonl", "encyclopedic", False))
+        ("answers-encyclopedic-test", DATA / "answers-encyclopedic-test.jsonl", "encyclopedic", False),
+        ("answers-encyclopedic-yesno", DATA / "answers-encyclopedic-yesno.jsonl", "encyclopedic", False))
 GOAL = 0.8  # answer and refuse at least this share on every set (issue 50)
 
 

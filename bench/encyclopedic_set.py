@@ -18,7 +18,9 @@ of the kind a Wikipedia reader asks — who, where, when, how many — about 30 
   would state it) which must occur in no document that names the subject (``checks.json``).
 
 Split (``split`` in checks.json): by subject, alternately in sorted order, so tune and test never ask
-about the same person. ``answers-encyclopedic-{tune,test}.jsonl`` are the two halves.
+about the same person. ``answers-encyclopedic-{tune,test}.jsonl`` are the two halves;
+``answers-encyclopedic-yesno.jsonl`` is a third, small set of yes/no questions (gold "Yes" or "No",
+the short answer span) written after the others, held out.
 """
 
 from __future__ import annotations
@@ -104,7 +106,7 @@ def check(docs: list[dict], questions: list[dict], checks: dict) -> list[str]:
                 text = flat.get(ev["document"], "")
                 if ev["text"] not in text:
                     problems.append(f"{q['id']}: evidence not in {ev['document']}")
-                if not any(a.lower() in text.lower() for a in q["answers"]):
+                if q["answers"] not in (["Yes"], ["No"]) and not any(a.lower() in text.lower() for a in q["answers"]):
                     problems.append(f"{q['id']}: no gold answer in {ev['document']}")
         else:
             for doc_id, text in flat.items():
@@ -130,7 +132,7 @@ def main() -> None:
     problems = check(docs, questions, checks)
     for p in problems:
         print("PROBLEM", p)
-    for split in ("tune", "test"):
+    for split in ("tune", "test", "yesno"):
         rows = [q for q in questions if checks[q["id"]]["split"] == split]
         (REPO / "bench" / "data" / f"answers-encyclopedic-{split}.jsonl").write_text(
             "".join(json.dumps(q, ensure_ascii=False) + "\n" for q in rows))

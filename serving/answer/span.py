@@ -69,10 +69,13 @@ _ASKS_DATE = re.compile(r"^\s*when\b|\b(?:on )?what (?:date|day)\b", re.IGNORECA
 _ASKS_PLACE = re.compile(r"^\s*where\b|\b(?:in|at|from|to) (?:which|what) (?:\w+ ){0,2}?(?:city|town|village|country|state|"
                          r"county|province|region|district|neighbou?rhood|borough|university|college|institute|"
                          r"school|place)\b", re.IGNORECASE)
+_ASKS_YESNO = re.compile(r"^\s*(?:is|are|was|were|does|do|did|can|could|has|have|had|will|would|should|must)\b",
+                         re.IGNORECASE)
+_NEGATION = re.compile(r"\b(?:not|no|never|neither|nor|none|nothing|without|cannot)\b|n['’]t\b", re.IGNORECASE)
 # First match wins: the more specific kinds come first.
 _KINDS = (("expansion", _ASKS_EXPANSION), ("version", _ASKS_VERSION), ("number", _ASKS_NUMBER), ("year", _ASKS_YEAR),
           ("date", _ASKS_DATE), ("place", _ASKS_PLACE), ("person", _ASKS_PERSON), ("default", _ASKS_DEFAULT),
-          ("quantity", _ASKS_QUANTITY), ("name", _ASKS_NAME))
+          ("quantity", _ASKS_QUANTITY), ("name", _ASKS_NAME), ("yes/no", _ASKS_YESNO))
 _MONTH = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
 #: A date: ISO (1968-12-09), "December 26, 1791", "9 December 1968", "January 1984", else a year.
 _DATE = re.compile(r"\b(?:1\d{3}|20\d\d)-\d\d-\d\d\b|\b" + _MONTH + r"\s+\d{1,2},\s*\d{4}\b|\b\d{1,2}\s+" + _MONTH
@@ -154,9 +157,24 @@ def _place(question: str, sentences: Sequence[str], asked: set[str]) -> str | No
 _NOT_PLACES = frozenset("the a an he she it they his her its their in on at of this that i we you".split())
 
 
+def _yes_no(question: str, sentences: Sequence[str]) -> str | None:
+    """"Yes" or "No" for a yes/no question from the best quoted sentence: "No" when it negates what the
+    question does not ("no patent was awarded", "he never presented a lecture"), else "Yes".
+
+    >>> _yes_no("Was the Atanasoff-Berry Computer awarded a patent?", ["Although no patent was awarded for it."])
+    'No'
+    >>> _yes_no("Did Hollerith's firm become part of IBM?", ["In 1924 his firm became part of IBM."])
+    'Yes'
+    """
+    if not sentences:
+        return None
+    asked = len(_NEGATION.findall(question))
+    return "No" if len(_NEGATION.findall(sentences[0])) > asked else "Yes"
+
+
 def expected_type(question: str) -> str | None:
     """The kind of value ``question`` asks for: expansion, version, number, year, date, place, person,
-    default, quantity, name — or None.
+    default, quantity, name, yes/no — or None.
 
     >>> expected_type("What does BRIN stand for?"), expected_type("How many bits does it store?")
     ('expansion', 'number')
@@ -164,6 +182,8 @@ def expected_type(question: str) -> str | None:
     ('person', 'default')
     >>> expected_type("When did Seymour Cray die?"), expected_type("In which city was Ken Thompson born?")
     ('date', 'place')
+    >>> expected_type("Did Hollerith found a company?")
+    'yes/no'
     >>> expected_type("Why do futexes exist?") is None
     True
     """
@@ -212,6 +232,8 @@ def answer_span(question: str, sentences: Sequence[str]) -> str | None:
         return _place(question, sentences, asked)
     if kind == "person":
         return _first_new(_PERSON, sentences, asked)
+    if kind == "yes/no":
+        return _yes_no(question, sentences)
     if kind == "name":
         return _best_name(question, sentences, asked) or _first_new(_QUOTED, sentences, asked)
     if kind == "quantity":

@@ -155,10 +155,20 @@ def windows(text: str, size: int = 3) -> list[str]:
 
 
 def value_in_passages(value: str, passages: Sequence[str]) -> bool:
-    """The short answer value (all of its content words, or its literal text) occurs in a passage."""
+    """The short answer value (all of its content words, or its literal text) occurs in a passage. A bare
+    "Yes" or "No" is a judgment of the answer's sentences, not a quoted value: their support is checked,
+    so it counts as present.
+
+    >>> value_in_passages("1996-10-05", ["He died on 1996-10-05."]), value_in_passages("Yes", ["It became part of IBM."])
+    (True, True)
+    >>> value_in_passages("1997", ["He died on 1996-10-05."])
+    False
+    """
     value = value.strip()
     if not value:
         return False
+    if value.lower().rstrip(".") in ("yes", "no"):
+        return True
     words = set(content_words(value))
     for passage in passages:
         if value.lower() in passage.lower():

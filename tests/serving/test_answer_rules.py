@@ -1,5 +1,5 @@
 """The extractive answerer's rules that need no model: boilerplate is never a candidate, the focus of a
-question must be stated, dates and places are the short answer when asked for. (End-to-end figures with
+question must be stated, dates, places, names and yes/no are the short answer when asked for. (End-to-end figures with
 the real cross-encoder: tests/eval/test_answers_encyclopedic.py and test_answers_other_kind.py.)"""
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def test_the_focus_of_the_question_must_be_stated():
     assert focus("In which state did Seymour Cray begin Cray Research?", "He began Cray Research in Minnesota.") == 1.0
 
 
-def test_dates_and_places_are_the_short_answer():
+def test_dates_places_names_and_yes_no_are_the_short_answer():
     assert expected_type("When was the first Macintosh released?") == "date"
     assert answer_span("When was the first Macintosh released?",
                        ["The first Macintosh was released in January 1984."]) == "January 1984"
@@ -60,3 +60,7 @@ def test_dates_and_places_are_the_short_answer():
                        ["Hopper is buried at Arlington National Cemetery."]) == "Arlington National Cemetery"
     assert answer_span("Which graduate student helped Atanasoff build his computer?",
                        ["He was introduced to a graduate student named Clifford Berry."]) == "Clifford Berry"
+    assert answer_span("Was a patent awarded for the Atanasoff-Berry Computer?",
+                       ["Although no patent was awarded for the new computer, a judge declared him the inventor."]) == "No"
+    assert answer_span("Did Herman Hollerith's firm become part of IBM?",
+                       ["In 1924 his firm became part of IBM."]) == "Yes"
