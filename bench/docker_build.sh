@@ -13,6 +13,7 @@ set -euo pipefail
 VARIANT="${1:-cpu}"
 cd "$(dirname "$0")/.."
 REPO="$PWD"
+COMMIT="$(git rev-parse --short HEAD)"; STARTED="$(date -u '+%Y-%m-%d %H:%M')"
 RAY_IMAGE="${RAY_IMAGE:-rayproject/ray:2.60.0-py311}"
 TAG="strata:$(python3 -c 'import tomllib; print(tomllib.load(open("pyproject.toml", "rb"))["project"]["version"])')-$VARIANT"
 ctx="$(mktemp -d)"; trap 'rm -rf "$ctx"' EXIT
@@ -22,6 +23,7 @@ dockerfile="$ctx/deploy/docker/Dockerfile"
 args=(--progress plain -f "$dockerfile" --build-arg VARIANT="$VARIANT" --build-arg RAY_IMAGE="$RAY_IMAGE" -t "$TAG")
 [ -n "${STRATA_TORCH_CPU_INDEX:-}" ] && args+=(--build-arg STRATA_TORCH_CPU_INDEX="$STRATA_TORCH_CPU_INDEX")
 [ -n "${DOCKER_BUILD_NETWORK:-}" ] && args+=(--network "$DOCKER_BUILD_NETWORK")
+[ -n "${DOCKER_NO_CACHE:-}" ] && args+=(--no-cache)   # every layer rebuilt (the uv download cache mount stays)
 log="$(mktemp)"
 start=$(date +%s)
 if DOCKER_BUILDKIT=1 docker build "${args[@]}" "$ctx" >"$log" 2>&1; then ok=true; else ok=false; tail -40 "$log" >&2; fi
@@ -57,12 +59,11 @@ print(json.dumps(out))
 PY
   ) || checks='{"error": "the checks failed"}'
 fi
-python3 - "$VARIANT" "$RAY_IMAGE" "$ok" "$build_s" "$size_mb" "$checks" "${OFFLINE_FRONTEND:-}" <<'PY'
-import json, subprocess, sys, time
-variant, base, ok, build_s, size_mb, checks, offline = sys.argv[1:]
-row = {"bench": "docker_build", "date": time.strftime("%Y-%m-%d %H:%M", time.gmtime()),
-       "commit": subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip(),
-       "variant": variant, "base_image": base, "built": ok == "true", "build_s": int(build_s),
+python3 - "$VARIANT" "$RAY_IMAGE" "$ok" "$build_s" "$size_mb" "$checks" "${OFFLINE_FRONTEND:-}" "$COMMIT" "$STARTED" \
+  "${DOCKER_NO_CACHE:-}" <<'PY'
+import json, sys
+variant, base, ok, build_s, size_mb, checks, offline, commit, started, no_cache = sys.argv[1:]
+row = {"bench": "docker_build", "date": started, "commit": commit, "variant": variant, "layer_cache": not no_cache, "base_image": base, "built": ok == "true", "build_s": int(build_s),
        "image_mb": None if size_mb == "null" else int(size_mb), "checks": json.loads(checks),
        "frontend": "built-in (syntax line dropped)" if offline else "docker/dockerfile:1"}
 with open("bench/results/docker_build.jsonl", "a") as f:
