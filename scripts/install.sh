@@ -34,10 +34,13 @@ LOCKS=(-r "requirements/$VARIANT.lock")
 [ "${STRATA_DEV:-1}" != 0 ] && LOCKS+=(-r requirements/dev.lock)
 # torch 2.13.0+cpu (cpu.lock) is not on PyPI: without a wheel folder holding it (PIP_FIND_LINKS, as here),
 # take it from PyPI's CPU sibling, PyTorch's own index (STRATA_TORCH_CPU_INDEX), before the rest.
-TORCH_PIN="$(grep -m1 '^torch==' "requirements/$VARIANT.lock" || true)"
+TORCH_PIN="$(grep -m1 -oE '^torch==[^ ]+' "requirements/$VARIANT.lock" || true)"
 if [[ "$TORCH_PIN" == *+cpu ]] && ! ls "${PIP_FIND_LINKS:-/nonexistent}/torch-${TORCH_PIN#torch==}-"*.whl >/dev/null 2>&1; then
+  torch_req="$(mktemp)"  # the lock's torch entry with its hashes, so the download is checked as well
+  awk '/^torch==/{on=1} on{print; if ($0 !~ /\\$/) exit}' "requirements/$VARIANT.lock" > "$torch_req"
   $UV pip install --quiet --python "$VENV/bin/python" "${COMPILE[@]}" --no-deps \
-    --index-url "${STRATA_TORCH_CPU_INDEX:-https://download.pytorch.org/whl/cpu}" "$TORCH_PIN"
+    --index-url "${STRATA_TORCH_CPU_INDEX:-https://download.pytorch.org/whl/cpu}" -r "$torch_req"
+  rm -f "$torch_req"
 fi
 $UV pip install --quiet --python "$VENV/bin/python" "${COMPILE[@]}" "${FIND_LINKS[@]}" --no-deps "${LOCKS[@]}"
 # STRATA_ONLY_DEPS=1 stops here: the container image's first layer (deploy/docker/Dockerfile) holds the
