@@ -240,6 +240,14 @@ class AwarenessConfig(_Section):
     max_siblings: int = Field(3, ge=0, le=50)
     summary_tokens: int = Field(32, ge=8, le=1000, description="parent and sibling summaries in a pack: their "
                                                                "leading sentences within this many tokens")
+    excerpt_tokens: int = Field(
+        0, ge=0, le=1000, description="> 0: retrieved chunks the pack does not hold whole are quoted as their best "
+                                      "sentence window of this many tokens (the sentences sharing the most query terms), "
+                                      "taking turns with the other expansion units. Off by default: 128 raised long-manual "
+                                      "evidence held (tune) but lowered business-reports part recall (docs/benchmarks.md)")
+    neighbours: Literal["turns", "leftover"] = Field(
+        "turns", description="turns: the hits' neighbourhoods take turns with the section tier, outline and excerpts; "
+                             "leftover: they get only the room left after those and the remaining whole hits")
     budget_tokens: int = Field(2000, ge=64, le=200_000, description="default token budget of a context pack")
     max_targets: int = Field(4, ge=1, le=16, description="sub-questions a multi-target query is split into")
 

@@ -89,7 +89,8 @@ class ContextRequest(SearchRequest):
 class Reason(BaseModel):
     """Why a passage is in the result."""
 
-    kind: Literal["direct", "neighbour", "section", "parent", "sibling", "section_tier"]
+    kind: Literal["direct", "neighbour", "section", "parent", "sibling", "section_tier", "excerpt"] = Field(
+        ..., description="excerpt: the best sentence window of a hit the pack does not hold whole")
     of: str | None = Field(None, description="the chunk (direct hit) or section it expands")
     target: str | None = Field(None, description="the sub-question it answers (multi-target queries)")
     score: float | None = None

@@ -27,12 +27,12 @@ _MAX_WORDS = 14
 
 _NUM = re.compile(
     r"(?:(?P<dec>\d{1,3}(?:\.\d{1,3})+|\d{1,2})\.?|(?P<roman>[IVXLC]{1,6})\.|(?P<alpha>[A-Z])\.)"
-    r"[ \t]+(?P<rest>\S.*)"
+    r"[ \t\xa0]+(?P<rest>\S.*)"
 )
 _CHAPTER = re.compile(
-    r"(?P<kw>chapter|part|book|appendix|section|item|note|article|schedule|exhibit)[ \t]+"
+    r"(?P<kw>chapter|part|book|appendix|section|item|note|article|schedule|exhibit)[ \t\xa0]+"
     r"(?P<n>\d{1,3}[A-Z]?(?:\.\d{1,3})*|[IVXLCDM]{1,7}|[A-Z]|one|two|three|four|five|six|seven|eight"
-    r"|nine|ten|eleven|twelve)\b\.?(?:[ \t]*[:.\-\u2013\u2014][ \t]*|[ \t]+|$)(?P<rest>.*)",
+    r"|nine|ten|eleven|twelve)\b\.?(?:[ \t\xa0]*[:.\-\u2013\u2014][ \t\xa0]*|[ \t\xa0]+|$)(?P<rest>.*)",
     re.I,
 )
 _BULLET = re.compile(r"(?:[-*+\u2022\u25cf\u25e6\u2023\u2043>|]|o[ \t]|\d{1,3}\)|\(\w{1,3}\))")
@@ -53,9 +53,17 @@ _KEYWORD_LEVEL = {"item": 2, "note": 3, "schedule": 2}
 _TOC_TAIL = re.compile(r"(?:[ \t]*[.\u2026·][ \t.\u2026·]*|[ \t]{2,}|[ \t]+)(?:\d{1,4}|[ivxlc]{1,6})$")
 
 
+_TOC_KEYWORD = re.compile(r"(?:chapter|part|appendix)\s+(?=[\dIVXLC])", re.I)
+
+
 def _toc_key(title: str) -> str:
-    """A heading's title without a table of contents' dot leader and page number, case-folded."""
-    return " ".join(_TOC_TAIL.sub("", title).split()).casefold()
+    """A heading's title without a table of contents' dot leader and page number or a leading Chapter/Part/
+    Appendix keyword (a contents list often leaves it out), case-folded.
+
+    >>> _toc_key("Chapter\xa02.\xa0Getting started"), _toc_key("2. Getting started ..... 14")
+    ('2. getting started', '2. getting started')
+    """
+    return " ".join(_TOC_KEYWORD.sub("", " ".join(_TOC_TAIL.sub("", title).split()), count=1).split()).casefold()
 
 
 def _drop_contents_entries(text: str, headings: list[Heading], min_words: int = 8) -> list[Heading]:
@@ -67,7 +75,12 @@ def _drop_contents_entries(text: str, headings: list[Heading], min_words: int = 
     out = []
     for i, h in enumerate(headings):
         body_end = headings[i + 1].start if i + 1 < len(headings) else len(text)
-        thin = len(text[h.end:body_end].split()) < min_words
+        body = text[h.end:body_end]
+        thin = len(body.split()) < min_words
+        if not thin and keys[i] in keys[i + 1:]:  # a contents entry whose body is more contents entries
+            lines = [_toc_key(line) for line in body.split("\n") if line.strip()]
+            later = set(keys[i + 1:])
+            thin = sum(line in later for line in lines) * 2 >= len(lines)
         if thin and keys[i] and keys[i] in keys[i + 1:]:
             continue
         out.append(h)
@@ -132,7 +145,9 @@ def score_line(
     if n_words > _MAX_WORDS or not words:
         return -10, 0
     last = rest[-1]
-    if last in ".?,;!" or (last in "'\"" and len(rest) > 1 and rest[-2] in ".?!,"):
+    if last == "?" and score > 0 and blank_before:
+        score -= 1  # a numbered question: a FAQ's heading ("7.12. How do I put a package on hold?")
+    elif last in ".?,;!" or (last in "'\"" and len(rest) > 1 and rest[-2] in ".?!,"):
         score -= 5
     elif last == ":":
         score -= 1

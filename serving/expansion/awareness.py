@@ -26,6 +26,7 @@ from pipelines.chunk.sentences import split_sentences
 from serving.expansion.packing import PackedPassage, Piece, pack
 from serving.index.view import IndexView
 from serving.retrieval.hybrid import Candidate
+from serving.rerank.text import best_window
 from serving.retrieval.sections import SectionHit
 
 
@@ -43,6 +44,8 @@ class ExpansionSettings:
     summary_tokens: int = 32
     expansion_share: float = 0.4
     min_hits_per_target: int = 3
+    excerpt_tokens: int = 0
+    neighbours: str = "turns"
 
     @classmethod
     def from_config(cls, cfg: StrataConfig, **overrides) -> "ExpansionSettings":
@@ -50,7 +53,8 @@ class ExpansionSettings:
         values = dict(budget_tokens=a.budget_tokens, top_k=8, mode=a.mode, window=a.window, expand_hits=a.expand_hits,
                       parents=a.parents, siblings=a.siblings, max_siblings=a.max_siblings,
                       summary_tokens=a.summary_tokens,
-                      min_hits_per_target=a.min_hits_per_target)
+                      min_hits_per_target=a.min_hits_per_target, excerpt_tokens=a.excerpt_tokens,
+                      neighbours=a.neighbours)
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)
 
@@ -105,9 +109,18 @@ class _Budget:
             existing.reasons += [r for r in piece.reasons if r not in existing.reasons]
             existing.priority = min(existing.priority, piece.priority)
             return True
-        if self.used + piece.n_tokens > (self.total if limit is None else limit):
+        if key.startswith("excerpt:") and key.removeprefix("excerpt:") in self.pieces:
+            return True  # the whole chunk is in the pack
+        excerpt = self.pieces.pop(f"excerpt:{key}", None)  # a whole chunk replaces its excerpt
+        room = (self.total if limit is None else limit) + (excerpt.n_tokens if excerpt is not None else 0)
+        if self.used + piece.n_tokens > room:
+            if excerpt is not None:
+                self.pieces[f"excerpt:{key}"] = excerpt
             self.dropped += 1
             return False
+        if excerpt is not None:
+            self.used -= excerpt.n_tokens
+            piece.reasons += [r for r in excerpt.reasons if r not in piece.reasons]
         self.pieces[key] = piece
         self.used += piece.n_tokens
         return True
@@ -128,6 +141,34 @@ def _chunk_piece(row: dict, reason: dict, score: float, priority: int) -> Piece:
                  row.get("first_page"), row.get("last_page"))
 
 
+def excerpt_piece(row: dict, query: str, max_tokens: int, reason: dict, score: float, priority: int) -> Piece | None:
+    """The run of whole sentences of a chunk within ``max_tokens`` that shares the most terms with ``query``
+    (``serving.rerank.text.best_window``), as a piece with its own offsets; a chunk that fits is the piece
+    whole; None for a longer chunk of one sentence.
+
+    >>> row = {"doc_id": "d", "section_id": "s", "ordinal": 3, "start": 100, "end": 160, "n_tokens": 15,
+    ...        "chunk_id": "c", "source": "", "path": "a.txt", "title": "", "section_path": "S",
+    ...        "text": "Intro words here. The umask is octal. Other things follow later."}
+    >>> p = excerpt_piece(row, "octal umask", 6, {"kind": "excerpt"}, 1.0, 0)
+    >>> p.text, p.start, p.end, p.excerpt
+    ('The umask is octal.', 118, 137, True)
+    """
+    text = row["text"]
+    if row["n_tokens"] <= max_tokens:
+        return _chunk_piece(row, reason, score, priority)
+    spans = split_sentences(text)
+    if len(spans) <= 1:
+        return None
+    per_char = row["n_tokens"] / max(len(text), 1)
+    lengths = [max(1, round((e - s) * per_char)) for s, e in spans]
+    i, j = best_window(query, [text[s:e] for s, e in spans], lengths, max_tokens)
+    a, b = spans[i][0], spans[j - 1][1]
+    return Piece(row["doc_id"], row["section_id"], row["ordinal"], row["start"] + a, row["start"] + b, text[a:b],
+                 sum(lengths[i:j]), [row["chunk_id"]], [reason], score, priority,
+                 {k: row[k] for k in ("source", "path", "title", "section_path")},
+                 row.get("first_page"), row.get("last_page"), excerpt=True)
+
+
 class AwarenessExpander:
     """Builds context packs from retrieval results over one index."""
 
@@ -141,7 +182,7 @@ class AwarenessExpander:
         direct = candidates[: settings.top_k]
         rows = self.view.chunks_by_id(c.chunk_id for c in direct)
         direct = [c for c in direct if c.chunk_id in rows]
-        counts = {"direct": 0, "section_tier": 0, "neighbour": 0, "parent": 0, "sibling": 0}
+        counts = {"direct": 0, "section_tier": 0, "neighbour": 0, "parent": 0, "sibling": 0, "excerpt": 0}
         first_limit = max(int(settings.budget_tokens * (1 - settings.expansion_share)), 1)
 
         seated: dict[str | None, set[str]] = {}  # target → its hits in the pack
@@ -171,14 +212,20 @@ class AwarenessExpander:
             tier = self._section_tier(sections, vectors, target_texts, budget, len(direct), candidates)
             around_hits = self._neighbourhoods(direct, rows, settings, budget)
             outline = self._summaries(direct, rows, vectors, target_texts, settings, budget)
-            # the section tier, the hits' neighbourhoods and the outline share the room, one unit each in turn
-            for key, piece in _interleave(tier, around_hits, outline):
+            excerpts = self._excerpts(candidates, target_texts, settings, budget)
+            # the section tier, the hits' neighbourhoods (unless they wait for the leftover room), the outline and
+            # the excerpts of the hits below the whole ones share the room, one unit each in turn
+            later = around_hits if settings.neighbours == "leftover" else []
+            turns = [tier, outline, excerpts] if later else [tier, around_hits, outline, excerpts]
+            for key, piece in _interleave(*turns):
                 if piece.ordinal < 0 and piece.section_id in {p.section_id for p in budget.pieces.values()}:
                     continue  # a summary of a section the pack already quotes
                 if budget.add(key, piece):
                     counts[piece.reasons[0]["kind"] if piece.reasons[0]["kind"] != "section" else "neighbour"] += 1
             seeds = [(key, piece) for key, piece in tier if budget.has(key)]
-            for key, piece in self._seed_neighbourhoods(seeds, settings, budget):
+            if later:
+                add_direct(None)
+            for key, piece in later + self._seed_neighbourhoods(seeds, settings, budget):
                 if budget.add(key, piece):
                     counts["neighbour"] += 1
         else:
@@ -188,6 +235,24 @@ class AwarenessExpander:
         add_direct(None)
         passages = pack(list(budget.pieces.values()))
         return ExpansionResult(passages, sum(p.n_tokens for p in passages), budget.dropped, counts)
+
+    # -- excerpts: the hits the pack does not hold whole, quoted by their best sentence window -------------
+    def _excerpts(self, candidates: list[Candidate], target_texts: dict[str, str], settings: ExpansionSettings,
+                  budget: _Budget) -> list[tuple[str, Piece]]:
+        """Excerpt units of the retrieved chunks (past ``top_k`` too) that the pack does not hold, in rank order."""
+        if settings.excerpt_tokens <= 0:
+            return []
+        rows = self.view.chunks_by_id(c.chunk_id for c in candidates if not budget.has(c.chunk_id))
+        units = []
+        for rank, c in enumerate(candidates):
+            if c.chunk_id not in rows or budget.has(c.chunk_id):
+                continue
+            query = c.target or next(iter(target_texts), "")
+            reason = {"kind": "excerpt", "of": c.chunk_id, "target": c.target, "score": c.score}
+            piece = excerpt_piece(rows[c.chunk_id], query, settings.excerpt_tokens, reason, c.score, rank)
+            if piece is not None:
+                units.append((f"excerpt:{c.chunk_id}", piece))
+        return units
 
     # -- the section tier: the best chunk of each relevant section outside the hits ------------------
     def _section_tier(self, sections: list[SectionHit], vectors, target_texts, budget: _Budget,

@@ -34,6 +34,7 @@ class Piece:
     meta: dict = field(default_factory=dict)  # source, path, title, section_path
     first_page: int | None = None  # pages (1-based) of a paged document's chunk; None if unknown
     last_page: int | None = None
+    excerpt: bool = False  # a sentence window of a chunk (start/end are its own): joins only what it overlaps
 
 
 @dataclass
@@ -87,7 +88,8 @@ def pack(pieces: list[Piece]) -> list[PackedPassage]:
         for piece in sorted(by_doc[doc_id], key=lambda p: (p.start, p.ordinal)):
             last = merged[-1] if merged else None
             if (last is not None and piece.ordinal >= 0 and last.ordinal >= 0
-                    and piece.section_id == last.section_id and piece.ordinal <= last.ordinal + 1):
+                    and piece.section_id == last.section_id and piece.ordinal <= last.ordinal + 1
+                    and (not (piece.excerpt or last.excerpt) or piece.start <= last.end)):
                 _merge(last, Piece(**{**piece.__dict__, "chunk_ids": list(piece.chunk_ids),
                                       "reasons": list(piece.reasons)}))
             else:

@@ -221,3 +221,23 @@ def test_filing_items_parts_and_notes_make_a_tree_and_the_contents_page_does_not
     note = next(s for s in sections if s.title == "NOTE 12 - INCOME TAXES")
     assert note.path[-3:] == ["PART II", "Item 8. Financial Statements", "NOTE 12 - INCOME TAXES"], note.path
     assert "effective tax rate" in note.text
+
+
+def test_faq_numbered_questions_after_a_no_break_space_are_headings_and_the_contents_are_not():
+    """The Debian FAQ's text: "Chapter\\xa07.\\xa0…" and "7.12.\\xa0How do I …?" headings (a no-break space after the
+    number, a question mark at the end), a table of contents listing them with plain spaces and no keyword."""
+    faq = ("Table of Contents\n\n7. Basics of the Debian package management system\n"
+           "    7.1. What is a Debian package?\n    7.2. How do I put a package on hold?\n\n"
+           "Chapter\xa07.\xa0Basics of the Debian package management system\n\n"
+           "    This chapter touches some low-level internals of package management.\n\n"
+           "7.1.\xa0What is a Debian package?\n\n    Packages generally contain all of the files necessary to\n"
+           "    implement a set of related commands or features.\n\n"
+           "7.2.\xa0How do I put a package on hold?\n\n    There are three ways of holding back packages, with dpkg,\n"
+           "    apt or aptitude.\n")
+    _, heads, _ = parse(faq)
+    assert [(h.level, " ".join(h.title.split())) for h in heads] == [
+        (2, "Table of Contents"),
+        (1, "Chapter 7. Basics of the Debian package management system"),
+        (2, "7.1. What is a Debian package?"),
+        (2, "7.2. How do I put a package on hold?"),
+    ]

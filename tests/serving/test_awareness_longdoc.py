@@ -1,0 +1,60 @@
+"""Awareness on a long plain-text manual: the expansion must bring in evidence that the plain pack of the
+same budget lacks (issue 50, item 4).
+
+The slice is three chapters of the Debian Policy Manual 4.6.2.0 (``tests/data/longdoc``: ``policy-ch6.txt``, chapter 6
+"Package maintainer scripts", and ``policy-ch9-10.txt``, chapters 9 "The Operating System" and 10 "Files": lines
+4124-4646 and 6198-7967 of ``/usr/share/doc/debian-policy/policy.txt.gz`` in the ``debian-policy`` package; GPL-2+),
+~24k tokens of plain text with numbered, underlined headings. The question words its topic unlike the section that answers it ("9.12. Signaling that a reboot is
+required"): ranked hits alone fill 1,000 tokens without it, the section tier finds the section. Both packs
+run through ``POST /v1/context``'s code on the product defaults.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from offline.eval.evidence import piece_found
+from offline.eval.qa_format import Evidence
+from serving.protocol import ContextRequest
+from support import make_config
+
+SLICE = Path(__file__).resolve().parent.parent / "data" / "longdoc"
+QUESTION = "How does an upgrade record which packages want the machine restarted?"
+EVIDENCE = Evidence("policy-ch9-10.txt", None, "conventional to add the name of the package(s) requiring the reboot")
+
+
+@pytest.fixture(scope="module")
+def pipeline(tmp_path_factory, ray_session, installed_models):
+    from pipelines.ingest import run_ingest
+    from serving.services.local import SearchPipeline
+
+    cfg = make_config(tmp_path_factory.mktemp("longdoc-index"))
+    report = run_ingest(cfg, SLICE, source="longdoc")
+    assert report.new == 2 and not report.failed
+    return cfg, SearchPipeline(cfg)
+
+
+def _pack(pipeline, awareness: bool, budget: int = 1000):
+    return pipeline[1].context(ContextRequest(query=QUESTION, top_k=60, budget_tokens=budget, awareness=awareness,
+                                           use_cache=False))
+
+
+def test_the_slice_has_its_headings(pipeline):
+    from cluster.store.schema import SECTIONS
+    from serving.index.view import IndexView
+
+    sections = IndexView.open(pipeline[0]).store.table(SECTIONS).to_arrow().column("title").to_pylist()
+    assert "9.12. Signaling that a reboot is required" in sections
+    assert len(sections) >= 35
+
+
+def test_awareness_adds_the_evidence_the_plain_pack_lacks(pipeline):
+    plain, aware = _pack(pipeline, awareness=False), _pack(pipeline, awareness=True)
+    assert plain.used_tokens <= 1000 and aware.used_tokens <= 1000
+    assert not piece_found(EVIDENCE, plain.passages), [p.section_path for p in plain.passages]
+    assert piece_found(EVIDENCE, aware.passages), [(p.section_path, [r.kind for r in p.reasons]) for p in aware.passages]
+    holder = next(p for p in aware.passages if EVIDENCE.text in " ".join(p.text.split()))
+    assert holder.section_path.endswith("9.12. Signaling that a reboot is required")
+    assert {r.kind for r in holder.reasons} & {"section_tier", "neighbour", "parent", "sibling", "excerpt"}
