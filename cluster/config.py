@@ -41,10 +41,16 @@ class StorageConfig(_Section):
     (``s3://bucket/strata``); the tantivy BM25 index and the ingest journal stay on the
     writer's local (or shared) filesystem under ``data_dir``."""
 
-    data_dir: Path = Path("./strata-data")
-    lance_uri: str | None = None
-    bm25_dir: Path | None = None
-    storage_options: dict[str, str] = Field(default_factory=dict)
+    data_dir: Path = Field(Path("./strata-data"), description="the index's folder: LanceDB tables (unless lance_uri),"
+                                                              " the tantivy BM25 index, the ingest journal, API keys,"
+                                                              " uploads, logs; the single writer's filesystem")
+    lance_uri: str | None = Field(None, description="where the LanceDB tables live: a local path or an object-store "
+                                                    "URI (s3://, gs://, az://); default <data_dir>/lance")
+    bm25_dir: Path | None = Field(None, description="the tantivy BM25 index; default <data_dir>/bm25")
+    storage_options: dict[str, str] = Field(default_factory=dict, description="passed to "
+                                                                              "lancedb.connect(storage_options=…) for"
+                                                                              " object stores (region, credentials, "
+                                                                              "endpoint)")
 
     @property
     def lance_location(self) -> str:
@@ -66,9 +72,12 @@ class ModelsConfig(_Section):
     ONNX model directory (model.onnx + tokenizer files + ``strata-model.json`` manifest) for
     air-gapped production, e.g. a bge-small-en-v1.5 export."""
 
-    home: Path = Field(default_factory=_default_models_home)
-    embedder: str = "all-minilm-l6-v2"
-    embedder_dir: Path | None = None
+    home: Path = Field(default_factory=_default_models_home, description="where `strata models install` assembles the"
+                                                                         " offline models")
+    embedder: str = Field("all-minilm-l6-v2", description="the embedder: a model installed under models.home, or "
+                                                          "hub:<fastembed model> on a machine with internet")
+    embedder_dir: Path | None = Field(None, description="any local ONNX model directory with a strata-model.json "
+                                                        "manifest (wins over embedder)")
 
 
 class EmbedderConfig(_Section):
@@ -79,7 +88,8 @@ class EmbedderConfig(_Section):
                                          "sweep on 2 cores, `strata ingest` 10% faster than at 4), 128 on CUDA")
     threads: int | None = Field(None, ge=1, description="onnxruntime intra-op threads; default: the machine's cores "
                                                         "(ingest's auto-sized CPU actor pool: 1 per actor)")
-    device: Literal["auto", "cpu", "cuda"] = "auto"
+    device: Literal["auto", "cpu", "cuda"] = Field("auto", description="auto: cuda when onnxruntime-gpu sees a GPU, "
+                                                                       "else cpu")
     cpu_mem_arena: bool = Field(True, description="onnxruntime CPU memory arena; off trades some speed for less RSS")
     mem_pattern: bool = Field(False, description="onnxruntime memory-pattern planning: it keeps a plan (and arena "
                                                  "blocks) for every input shape it sees, so a long ingest's RSS keeps "
@@ -89,9 +99,11 @@ class EmbedderConfig(_Section):
 class ChunkingSettings(_Section):
     """Chunk sizes in embedder tokens; ``chunk_tokens + header_tokens + 2`` must fit the model window."""
 
-    chunk_tokens: int = Field(200, ge=16)
-    overlap_tokens: int = Field(32, ge=0)
-    header_tokens: int = Field(40, ge=0)
+    chunk_tokens: int = Field(200, ge=16, description="chunk size in embedder tokens (chunk_tokens + header_tokens + "
+                                                      "2 must fit the model window); a change re-chunks every "
+                                                      "document at the next ingest")
+    overlap_tokens: int = Field(32, ge=0, description="overlap between consecutive chunks, in whole trailing sentences")
+    header_tokens: int = Field(40, ge=0, description="the title › section-path header embedded with each chunk")
 
     @model_validator(mode="after")
     def _overlap_smaller(self) -> "ChunkingSettings":
@@ -109,7 +121,7 @@ class IngestConfig(_Section):
                                  "*.pptx"],
         description="file-name globs to ingest (matched on the base name)",
     )
-    exclude: list[str] = Field(default_factory=lambda: [".*", "*~", "*.swp"])
+    exclude: list[str] = Field(default_factory=lambda: [".*", "*~", "*.swp"], description="file-name globs never ingested (matched on the base name)")
     max_file_bytes: int = Field(20_000_000, ge=1, description="raw and decompressed size cap per file")
     parse_timeout_s: float = Field(
         120.0, ge=0, description="a file whose parsing and chunking take longer is given up (reason timeout) and the "
@@ -127,7 +139,7 @@ class IngestConfig(_Section):
     embed_actor_cpus: float = Field(0.5, gt=0, description="logical CPUs reserved per embedding actor")
     embed_actor_gpus: float = Field(0.0, ge=0, description="GPUs per embedding actor (CUDA provider when > 0); 0: a quarter each, "
                                                     "four actors a GPU, when the cluster has GPUs")
-    parse_task_cpus: float = Field(0.25, gt=0)
+    parse_task_cpus: float = Field(0.25, gt=0, description="logical CPUs reserved per parse/chunk task")
     parse_tasks: int | None = Field(
         None, ge=1, description="parse/chunk tasks at once; default: half the eligible CPUs (at least 1). Parsing is ~1% "
                                 "of the embedding work, and each task's worker process imports the parsers: 6 at once "
@@ -146,7 +158,8 @@ class IngestConfig(_Section):
                             "driver only commits them (one Append per table; storage.data_dir / lance_uri must be "
                             "storage every worker node shares, as the embedding actors' cache lookups need "
                             "anyway); auto: workers when GPUs embed, driver when CPUs do")
-    fragment_task_cpus: float = Field(0.25, gt=0, description="logical CPUs per fragment-writing task (writer = workers)")
+    fragment_task_cpus: float = Field(0.25, gt=0, description="logical CPUs per fragment-writing task (writer = "
+                                                              "workers)")
     bm25_threads: int = Field(0, ge=0, description="tantivy indexing threads of the writer (of each shard's writer); "
                                                    "0: the driver's cores shared out among the shards, at most 8")
     bm25_shards: int = Field(0, ge=0, le=64, description="BM25 shards of a new index, each with its own writer process "
@@ -173,7 +186,7 @@ class IngestConfig(_Section):
                             "costs ~1% of the model and the ids would only add to the records)")
     embed_cache: bool = Field(True, description="reuse vectors stored in the index's embed_cache table, keyed by "
                                                 "(embedder fingerprint, text hash); embed only the misses")
-    progress: bool = True
+    progress: bool = Field(True, description="show the progress bar (`--no-progress` turns it off)")
 
 
 class IndexConfig(_Section):
@@ -185,10 +198,12 @@ class IndexConfig(_Section):
     max_iterations: int = Field(
         10, ge=1, le=1000, description="k-means iterations training IVF_PQ (LanceDB's default is 50): at 10 the build "
                                        "is 3-4x faster at the same recall@10 (bench/ingest_bench.py recall)")
-    nprobes: int = Field(20, ge=1)
-    refine_factor: int = Field(10, ge=1)
-    reindex_unindexed_fraction: float = Field(0.2, ge=0, le=1, description="retrain when this share of rows is unindexed")
-    cleanup_older_than_hours: float = Field(24.0, ge=0, description="table versions older than this are removed by maintenance")
+    nprobes: int = Field(20, ge=1, description="IVF partitions probed per ANN query")
+    refine_factor: int = Field(10, ge=1, description="ANN candidates re-ranked exactly: refine_factor × k")
+    reindex_unindexed_fraction: float = Field(0.2, ge=0, le=1, description="retrain when this share of rows is "
+                                                                           "unindexed")
+    cleanup_older_than_hours: float = Field(24.0, ge=0, description="table versions older than this are removed by "
+                                                                    "maintenance")
 
 
 class RetrievalConfig(_Section):
@@ -205,7 +220,7 @@ class RetrievalConfig(_Section):
                                          "the model's 256")
     adaptive_temperature: float = Field(
         6.0, gt=0, description="adaptive fusion: cross-encoder logit difference that moves BM25's share by one logit")
-    rrf_k: int = Field(60, ge=1)
+    rrf_k: int = Field(60, ge=1, description="the k of reciprocal-rank fusion")
     bm25_weight: float = Field(0.5, ge=0, le=1, description="BM25's share in fusion (dense gets 1 - w); RRF weights too; "
                                                              "the prior of adaptive fusion")
     lexical_bm25_weight: float = Field(0.8, ge=0, le=1, description="BM25's share on the BM25-led (lexical) route")
@@ -217,11 +232,12 @@ class RetrievalConfig(_Section):
                                                         "query (and an LLM's variants)")
     hyde: bool = Field(False, description="HyDE: search with a hypothetical answer passage (pseudo-relevance "
                                          "feedback from the first pass until an LLM is configured)")
-    hyde_feedback_docs: int = Field(3, ge=1, le=20)
+    hyde_feedback_docs: int = Field(3, ge=1, le=20, description="top documents of the first pass that form the "
+                                                                "pseudo-relevance-feedback vector")
     router: bool = Field(True, description="route each query (lexical / hybrid / hybrid+awareness); off: hybrid")
-    max_query_chars: int = Field(2000, ge=16)
-    max_top_k: int = Field(200, ge=1)
-    max_filter_values: int = Field(1000, ge=1)
+    max_query_chars: int = Field(2000, ge=16, description="longest query accepted (422 beyond)")
+    max_top_k: int = Field(200, ge=1, description="largest top_k accepted (422 beyond)")
+    max_filter_values: int = Field(1000, ge=1, description="most values in one filter (422 beyond)")
 
 
 class AwarenessConfig(_Section):
@@ -237,7 +253,7 @@ class AwarenessConfig(_Section):
         "heading", description="window: ±n chunks; heading: ±n chunks within the hit's section; section: whole section")
     parents: bool = Field(True, description="add the enclosing sections' summaries (title path + lead)")
     siblings: bool = Field(True, description="add summaries of sibling sections")
-    max_siblings: int = Field(3, ge=0, le=50)
+    max_siblings: int = Field(3, ge=0, le=50, description="sibling sections whose summaries a pack may add per hit")
     summary_tokens: int = Field(32, ge=8, le=1000, description="parent and sibling summaries in a pack: their "
                                                                "leading sentences within this many tokens")
     excerpt_tokens: int = Field(
@@ -265,9 +281,10 @@ class RerankConfig(_Section):
     quality). Turn it on for SciFact-like corpora, or per request (``rerank: true``); the model still
     judges adaptive fusion and scores the extractive answerer's sentences."""
 
-    enabled: bool = False
-    model: str = "strata-reranker-minilm-l6"
-    model_dir: Path | None = None
+    enabled: bool = Field(False, description="run the cross-encoder rerank stage on every search (a request's "
+                                             "`rerank` overrides it)")
+    model: str = Field("strata-reranker-minilm-l6", description="the cross-encoder installed under models.home")
+    model_dir: Path | None = Field(None, description="any other ONNX cross-encoder directory (wins over model)")
     top_n: int = Field(20, ge=1, le=1000, description="candidates rescored by the cross-encoder (20: held-out "
                                                       "SciFact nDCG@10 0.7835 vs 0.7821 at 50, in 40% of the time; "
                                                       "bench/rerank_inputs.py)")
@@ -317,11 +334,11 @@ class LLMConfig(_Section):
     send_repetition_penalty: bool = Field(
         True, description="kind 'openai': send repetition_penalty as an extra request field (vLLM and "
                           "llama.cpp servers read it; turn off for an API that refuses unknown fields)")
-    model_dir: Path | None = None
+    model_dir: Path | None = Field(None, description="any local Hugging Face model folder (wins over model)")
     dtype: str = Field("auto", description="vLLM dtype (auto: the checkpoint's; bfloat16 on CPU)")
     max_model_len: int = Field(4096, ge=256, description="context window given to vLLM (prompt + answer)")
     max_num_seqs: int = Field(16, ge=1, description="sequences vLLM batches together")
-    tensor_parallel_size: int = Field(1, ge=1)
+    tensor_parallel_size: int = Field(1, ge=1, description="vLLM tensor parallelism (GPUs per replica)")
     gpu_memory_utilization: float | None = Field(
         None, gt=0, le=1, description="vLLM's memory share (on CPU: of the node's RAM, for weights + KV cache); "
                                       "default 0.9 on GPU, 0.15 on CPU")
@@ -389,9 +406,10 @@ class AnswerConfig(_Section):
                                                  "route); the rule-based analyser is the fallback")
     top_k: int = Field(6, ge=1, le=100, description="direct hits seeding the context pack")
     budget_tokens: int = Field(1200, ge=64, description="context-pack budget (embedder tokens) of the first attempt")
-    prompt_budget_tokens: int = Field(3072, ge=256, description="prompt tokens (LLM tokenizer); overflow trims passages")
-    max_answer_tokens: int = Field(256, ge=16, le=8192)
-    temperature: float = Field(0.0, ge=0, le=2)
+    prompt_budget_tokens: int = Field(3072, ge=256, description="prompt tokens (LLM tokenizer); overflow trims "
+                                                                "passages")
+    max_answer_tokens: int = Field(256, ge=16, le=8192, description="longest generated answer")
+    temperature: float = Field(0.0, ge=0, le=2, description="sampling temperature of the generative writer (0: greedy)")
     max_retries: int = Field(2, ge=0, le=5, description="retries with a widened context after a failed verification")
     widen: list[Literal["window", "heading", "section"]] = Field(
         default_factory=lambda: ["heading", "window", "section"],
@@ -400,8 +418,9 @@ class AnswerConfig(_Section):
     min_support: float = Field(0.45, ge=0, le=1, description="a cited sentence needs this support from its passages")
     min_supported_share: float = Field(0.6, ge=0, le=1, description="share of answer sentences that must be supported")
     min_citation_coverage: float = Field(0.5, ge=0, le=1, description="share of answer sentences carrying a citation")
-    lexical_weight: float = Field(0.5, ge=0, le=1, description="support = w·lexical overlap + (1-w)·embedding similarity")
-    max_answer_chars: int = Field(2000, ge=16)
+    lexical_weight: float = Field(0.5, ge=0, le=1, description="support = w·lexical overlap + (1-w)·embedding "
+                                                               "similarity")
+    max_answer_chars: int = Field(2000, ge=16, description="longer answers are cut")
     llm_judge: Literal["off", "advisory", "required"] = Field(
         "advisory", description="the verifier LLM's verdict: reported only (advisory) or needed to pass (required: "
                                 "use with a real judge model; SmolLM2-135M is not one)")
@@ -456,20 +475,23 @@ class AnswerConfig(_Section):
 class ServeConfig(_Section):
     """The Ray Serve application: HTTP, replicas, fractional CPUs, batching, caches, freshness."""
 
-    host: str = "127.0.0.1"
-    port: int = Field(8000, ge=1, le=65535)
-    route_prefix: str = "/"
-    app_name: str = "strata"
-    ingress_replicas: int = Field(1, ge=1)
-    embedder_replicas: int = Field(1, ge=1)
-    retriever_replicas: int = Field(2, ge=1)
-    reranker_replicas: int = Field(1, ge=1)
-    expander_replicas: int = Field(1, ge=1)
-    ingress_cpus: float = Field(0.1, gt=0)
-    embedder_cpus: float = Field(0.25, gt=0)
-    retriever_cpus: float = Field(0.25, gt=0)
-    reranker_cpus: float = Field(0.25, gt=0)
-    expander_cpus: float = Field(0.1, gt=0)
+    host: str = Field("127.0.0.1", description="HTTP host (`strata serve --host`); a non-loopback host needs API keys"
+                                               " or --insecure")
+    port: int = Field(8000, ge=1, le=65535, description="HTTP port (`strata serve --port`)")
+    route_prefix: str = Field("/", description="the application's route prefix")
+    app_name: str = Field("strata", description="the Serve application's name (the alert rules select "
+                                                "application=\"strata\")")
+    ingress_replicas: int = Field(1, ge=1, description="StrataIngress replicas (rate limits and in-flight counts are "
+                                                       "per replica)")
+    embedder_replicas: int = Field(1, ge=1, description="QueryEmbedder replicas")
+    retriever_replicas: int = Field(2, ge=1, description="HybridRetriever replicas")
+    reranker_replicas: int = Field(1, ge=1, description="Reranker replicas")
+    expander_replicas: int = Field(1, ge=1, description="AwarenessExpander replicas")
+    ingress_cpus: float = Field(0.1, gt=0, description="Ray CPUs per StrataIngress replica")
+    embedder_cpus: float = Field(0.25, gt=0, description="Ray CPUs per QueryEmbedder replica")
+    retriever_cpus: float = Field(0.25, gt=0, description="Ray CPUs per HybridRetriever replica")
+    reranker_cpus: float = Field(0.25, gt=0, description="Ray CPUs per Reranker replica")
+    expander_cpus: float = Field(0.1, gt=0, description="Ray CPUs per AwarenessExpander replica")
     gpus_per_model_replica: float = Field(0.0, ge=0, description="GPUs for the embedder/reranker replicas")
     replica_resources: dict[str, float] = Field(
         default_factory=dict, description="custom Ray resources every replica of every deployment requires (e.g. "
@@ -485,15 +507,16 @@ class ServeConfig(_Section):
                           "onnxruntime thread each), so a search is one Serve call from the ingress instead of two "
                           "(bench/serve_bench.py); false: the QueryEmbedder deployment embeds queries (e.g. on a GPU). "
                           "The answer path's sentence embeddings always go to QueryEmbedder")
-    max_ongoing_requests: int = Field(64, ge=1)
+    max_ongoing_requests: int = Field(64, ge=1, description="requests a replica takes at once (Serve queues the rest)")
     max_batch_size: int = Field(32, ge=1, description="Serve batching of query embeddings / rerank pairs")
-    batch_wait_timeout_s: float = Field(0.005, ge=0)
+    batch_wait_timeout_s: float = Field(0.005, ge=0, description="how long Serve batching waits to fill a batch")
     embedding_cache_size: int = Field(10_000, ge=0, description="query embeddings kept (keyed by model fingerprint)")
     result_cache_size: int = Field(2_000, ge=0, description="responses kept (keyed by index version + request)")
     refresh_interval_s: float = Field(2.0, ge=0, description="how often replicas look for a new index version")
     max_open_tenants: int = Field(256, ge=1, description="tenant indexes a replica keeps open (least recently "
                                                         "used closed beyond; reopening one costs a few ms)")
-    request_timeout_s: float = Field(30.0, gt=0)
+    request_timeout_s: float = Field(30.0, gt=0, description="per-request limit of /v1/search, /v1/context and "
+                                                             "navigation (504 after it)")
     start_timeout_s: float = Field(600.0, gt=0, description="`strata serve` gives up (and says what it waited for) "
                                                             "when the app is not running after this long")
     resource_check: Literal["auto", "refuse", "warn"] = Field(
@@ -535,8 +558,9 @@ class ServeConfig(_Section):
 class RayConfig(_Section):
     """``address`` (or ``$RAY_ADDRESS``) joins an existing cluster; otherwise an embedded local Ray starts."""
 
-    address: str | None = None
-    num_cpus: int | None = None
+    address: str | None = Field(None, description="join this Ray cluster (or $RAY_ADDRESS); unset: an embedded local "
+                                                  "Ray for the command")
+    num_cpus: int | None = Field(None, description="CPUs of the embedded Ray (default: the machine's)")
     metrics_export_port: int | None = Field(None, description="Prometheus port of the embedded Ray's metrics agent")
     node_ip_address: str | None = Field(
         "127.0.0.1", description="the embedded Ray's node address: its metrics port (which has no authentication) "
@@ -548,9 +572,12 @@ class RayConfig(_Section):
 class TelemetryConfig(_Section):
     """OpenTelemetry tracing: ``none`` (spans recorded, not exported), ``console`` or ``otlp``."""
 
-    otel_exporter: Literal["none", "console", "otlp"] = "none"
-    otlp_endpoint: str | None = None
-    service_name: str = "strata"
+    otel_exporter: Literal["none", "console", "otlp"] = Field("none", description="OpenTelemetry spans: none (recorded, not exported), console, or otlp (pip install 'strata[otlp]')")
+    otlp_endpoint: str | None = Field(None, description="the OTLP/HTTP endpoint (default: the exporter's, or "
+                                                        "$OTEL_EXPORTER_OTLP_ENDPOINT)")
+    service_name: str = Field("strata", description="service.name of the exported spans, unless $OTEL_SERVICE_NAME or"
+                                                    " a service.name in $OTEL_RESOURCE_ATTRIBUTES names it (the "
+                                                    "environment wins)")
 
 
 class StrataConfig(BaseSettings):

@@ -49,70 +49,6 @@ def _cell(text: Any) -> str:
 # --------------------------------------------------------------------------------------------------
 # Configuration
 
-# Keys whose pydantic field has no ``description`` yet: described here until cluster/config.py says it
-# itself (a description there wins over this table).
-CONFIG_NOTES = {
-    "storage.data_dir": "the index's folder: LanceDB tables (unless lance_uri), the tantivy BM25 index, the ingest "
-                        "journal, API keys, uploads, logs; the single writer's filesystem",
-    "storage.lance_uri": "where the LanceDB tables live: a local path or an object-store URI (s3://, gs://, az://); "
-                         "default <data_dir>/lance",
-    "storage.bm25_dir": "the tantivy BM25 index; default <data_dir>/bm25",
-    "storage.storage_options": "passed to lancedb.connect(storage_options=…) for object stores (region, credentials, "
-                               "endpoint)",
-    "models.home": "where `strata models install` assembles the offline models",
-    "models.embedder": "the embedder: a model installed under models.home, or hub:<fastembed model> on a machine with "
-                       "internet",
-    "models.embedder_dir": "any local ONNX model directory with a strata-model.json manifest (wins over embedder)",
-    "embedder.device": "auto: cuda when onnxruntime-gpu sees a GPU, else cpu",
-    "chunking.chunk_tokens": "chunk size in embedder tokens (chunk_tokens + header_tokens + 2 must fit the model "
-                             "window); a change re-chunks every document at the next ingest",
-    "chunking.overlap_tokens": "overlap between consecutive chunks, in whole trailing sentences",
-    "chunking.header_tokens": "the title › section-path header embedded with each chunk",
-    "ingest.exclude": "file-name globs never ingested (matched on the base name)",
-    "ingest.parse_task_cpus": "logical CPUs reserved per parse/chunk task",
-    "ingest.progress": "show the progress bar (`--no-progress` turns it off)",
-    "index.nprobes": "IVF partitions probed per ANN query",
-    "index.refine_factor": "ANN candidates re-ranked exactly: refine_factor × k",
-    "retrieval.rrf_k": "the k of reciprocal-rank fusion",
-    "retrieval.hyde_feedback_docs": "top documents of the first pass that form the pseudo-relevance-feedback vector",
-    "retrieval.max_query_chars": "longest query accepted (422 beyond)",
-    "retrieval.max_top_k": "largest top_k accepted (422 beyond)",
-    "retrieval.max_filter_values": "most values in one filter (422 beyond)",
-    "awareness.max_siblings": "sibling sections whose summaries a pack may add per hit",
-    "rerank.enabled": "run the cross-encoder rerank stage on every search (a request's `rerank` overrides it)",
-    "rerank.model": "the cross-encoder installed under models.home",
-    "rerank.model_dir": "any other ONNX cross-encoder directory (wins over model)",
-    "answer.writer.model": "the LLM folder installed under models.home",
-    "answer.writer.model_dir": "any local Hugging Face model folder (wins over model)",
-    "answer.writer.tensor_parallel_size": "vLLM tensor parallelism (GPUs per replica)",
-    "answer.max_answer_tokens": "longest generated answer",
-    "answer.temperature": "sampling temperature of the generative writer (0: greedy)",
-    "answer.max_answer_chars": "longer answers are cut",
-    "serve.host": "HTTP host (`strata serve --host`); a non-loopback host needs API keys or --insecure",
-    "serve.port": "HTTP port (`strata serve --port`)",
-    "serve.route_prefix": "the application's route prefix",
-    "serve.app_name": "the Serve application's name (the alert rules select application=\"strata\")",
-    "serve.ingress_replicas": "StrataIngress replicas (rate limits and in-flight counts are per replica)",
-    "serve.embedder_replicas": "QueryEmbedder replicas",
-    "serve.retriever_replicas": "HybridRetriever replicas",
-    "serve.reranker_replicas": "Reranker replicas",
-    "serve.expander_replicas": "AwarenessExpander replicas",
-    "serve.ingress_cpus": "Ray CPUs per StrataIngress replica",
-    "serve.embedder_cpus": "Ray CPUs per QueryEmbedder replica",
-    "serve.retriever_cpus": "Ray CPUs per HybridRetriever replica",
-    "serve.reranker_cpus": "Ray CPUs per Reranker replica",
-    "serve.expander_cpus": "Ray CPUs per AwarenessExpander replica",
-    "serve.max_ongoing_requests": "requests a replica takes at once (Serve queues the rest)",
-    "serve.batch_wait_timeout_s": "how long Serve batching waits to fill a batch",
-    "serve.request_timeout_s": "per-request limit of /v1/search, /v1/context and navigation (504 after it)",
-    "ray.address": "join this Ray cluster (or $RAY_ADDRESS); unset: an embedded local Ray for the command",
-    "ray.num_cpus": "CPUs of the embedded Ray (default: the machine's)",
-    "telemetry.otel_exporter": "OpenTelemetry spans: none (recorded, not exported), console, or otlp "
-                               "(pip install 'strata[otlp]')",
-    "telemetry.otlp_endpoint": "the OTLP/HTTP endpoint (default: the exporter's, or $OTEL_EXPORTER_OTLP_ENDPOINT)",
-    "telemetry.service_name": "service.name of the exported spans, unless $OTEL_SERVICE_NAME or a service.name in "
-                              "$OTEL_RESOURCE_ATTRIBUTES names it (the environment wins)",
-}
 
 DEFAULT_FACTORIES = {"_default_models_home": "`$XDG_DATA_HOME/strata/models` (else `~/.local/share/strata/models`)"}
 
@@ -198,7 +134,7 @@ def config_page() -> str:
             if sub is not None:
                 subsections.append((key, sub, field))
                 continue
-            description = field.description or CONFIG_NOTES.get(key, "")
+            description = field.description or ""
             env = "STRATA_" + "__".join(part.upper() for part in key.split("."))
             rows.append(f"| `{name}` | {_cell(_type_name(field.annotation))} | {_cell(_default(field))} | {_cell(_limits(field))} "
                         f"| {_cell(description)} | `{env}` |")

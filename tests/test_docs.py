@@ -85,3 +85,21 @@ def test_site_builds_strict(tmp_path):
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     assert (tmp_path / "site" / "reference" / "config" / "index.html").is_file()
+
+
+def test_every_config_key_is_described_in_the_model():
+    """The configuration reference takes each key's description from its pydantic field
+    (cluster/config.py), so a key added without ``Field(description=…)`` would reach the reference blank."""
+    from pydantic import BaseModel
+
+    from cluster.config import StrataConfig
+
+    def keys(model: type[BaseModel], prefix: str = ""):
+        for name, field in model.model_fields.items():
+            if isinstance(field.annotation, type) and issubclass(field.annotation, BaseModel):
+                yield from keys(field.annotation, f"{prefix}{name}.")
+            else:
+                yield f"{prefix}{name}", field.description
+
+    blank = [key for key, description in keys(StrataConfig) if not (description or "").strip()]
+    assert not blank, f"config keys without a description in cluster/config.py: {blank}"
