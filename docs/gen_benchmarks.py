@@ -494,6 +494,28 @@ def sec_awareness() -> list[str]:
         lines.append(f"Long reports (`python bench/report_awareness_bench.py`, {when(picked[0])}): share of a "
                      f"question's relevant report parts in the pack ({src('report-awareness.jsonl')}):\n")
         lines += table(["budget", *configs], body)
+    longdoc = rows_of("longdoc-awareness.jsonl")
+    if longdoc:
+        runs: dict[tuple, list[dict[str, Any]]] = {}
+        for r in longdoc:
+            runs.setdefault((r.get("label", ""), r.get("top_k")), []).append(r)
+        lines.append("\nLong manuals (`python bench/longdoc_awareness_bench.py`: 65 hand-written questions, one evidence "
+                     "span each, over four long Debian manuals in plain text and HTML; "
+                     "[method](evaluation.md#awareness-on-long-manuals)): share of questions whose evidence the pack "
+                     f"holds, without → with awareness, newest run per label ({src('longdoc-awareness.jsonl')}):\n")
+        body = []
+        for (label, top_k), rows in runs.items():
+            newest = [r for r in rows if r["when"] == rows[-1]["when"]]
+            for split in ("tune", "test"):
+                cells = []
+                for b in sorted({r["budget"] for r in newest}):
+                    plain = next((r["held"] for r in newest if r["config"] == "no-awareness" and r["budget"] == b
+                                  and r["split"] == split), None)
+                    aware = next((r["held"] for r in newest if r["config"] == "awareness" and r["budget"] == b
+                                  and r["split"] == split), None)
+                    cells.append(f"{num(plain, 3)} → {num(aware, 3)}")
+                body.append([label, top_k, split, *cells])
+        lines += table(["run", "top_k", "split", "1,000 tokens", "2,000 tokens", "4,000 tokens"], body)
     return lines
 
 
@@ -588,7 +610,7 @@ SECTIONS: list[tuple[str, str, Callable[[], list[str]]]] = [
     ("gpu_embed.jsonl", "GPU embedding", sec_gpu_embed),
     ("gpu_node.jsonl", "One GPU node", sec_gpu_node),
 ]
-COVERED = {"answer-quality.jsonl", "report-awareness.jsonl"}
+COVERED = {"answer-quality.jsonl", "report-awareness.jsonl", "longdoc-awareness.jsonl"}
 
 
 def summary_line(path: Path) -> list[str]:

@@ -58,3 +58,23 @@ def test_awareness_adds_the_evidence_the_plain_pack_lacks(pipeline):
     holder = next(p for p in aware.passages if EVIDENCE.text in " ".join(p.text.split()))
     assert holder.section_path.endswith("9.12. Signaling that a reboot is required")
     assert {r.kind for r in holder.reasons} & {"section_tier", "neighbour", "parent", "sibling", "excerpt"}
+
+
+def test_excerpts_quote_exact_sentence_windows_of_hits_the_pack_does_not_hold(pipeline):
+    """awareness.excerpt_tokens (off by default): lower-ranked hits come in as their best sentence window, each a
+    verbatim slice of its chunk at the passage's offsets (document offsets, as chunks have), within the budget."""
+    from serving.services.local import SearchPipeline
+
+    cfg = pipeline[0].model_copy(update={"awareness": pipeline[0].awareness.model_copy(update={"excerpt_tokens": 64})})
+    pack = SearchPipeline(cfg).context(ContextRequest(query=QUESTION, top_k=60, budget_tokens=2000, awareness=True,
+                                                      use_cache=False))
+    excerpts = [p for p in pack.passages if [r.kind for r in p.reasons] == ["excerpt"]]
+    assert len(excerpts) >= 2 and pack.used_tokens <= 2000
+    from serving.index.view import IndexView
+
+    chunks = IndexView.open(cfg).chunks_by_id(c for p in excerpts for c in p.chunk_ids)
+    for p in excerpts:
+        chunk = chunks[p.chunk_ids[0]]
+        assert chunk["start"] <= p.start < p.end <= chunk["end"]
+        assert chunk["text"][p.start - chunk["start"]:p.end - chunk["start"]] == p.text != chunk["text"]
+        assert p.n_tokens <= 64 + 8
