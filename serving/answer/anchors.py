@@ -20,15 +20,20 @@ answerability model was fitted on one corpus of manual pages).
 ['japan']
 >>> missing_anchors("What was Brazil's unemployment rate?", "In Brazil, unemployment fell to 5.6% in July.")
 []
+>>> anchors("Where was Kurt Gödel born?"), missing_anchors("When did Gödel die?", "Kurt Godel died in 1978.")
+(['kurt', 'godel'], [])
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
+
+from serving.answer.verify import normalize
 
 __all__ = ["anchors", "counted_noun", "is_question", "missing_anchors"]
 
-_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:+/-]*[A-Za-z0-9_+]|[A-Za-z0-9]")
+_TOKEN = re.compile(r"[^\W_][\w.:+/-]*[\w+]|[^\W_]")  # any script: Gödel, Zürich, Москва
 #: Capitalised words that start or shape a question rather than name a thing.
 _QUESTION_WORDS = frozenset("""
 what which who whom whose when where why how is are was were do does did can could should would will shall
@@ -49,13 +54,13 @@ def _normal(token: str) -> str:
     for suffix in ("'s", "’s"):
         if token.endswith(suffix):
             token = token[: -len(suffix)]
-    return token.lower()
+    return normalize(token)
 
 
 def anchors(question: str) -> list[str]:
     """The question's anchors, lower-cased, in order (see the module docstring)."""
     out: list[str] = []
-    text = question.replace("’", "'")
+    text = unicodedata.normalize("NFC", question).replace("’", "'")
     for i, match in enumerate(_TOKEN.finditer(text)):
         token = match.group(0)
         word = _normal(token)
@@ -73,8 +78,9 @@ def anchors(question: str) -> list[str]:
 def missing_anchors(question: str, evidence: str) -> list[str]:
     """The anchors of ``question`` that ``evidence`` (a sentence with its passage and header) does not
     contain as a word (case-insensitive; a possessive counts)."""
-    found = {_normal(t) for t in _TOKEN.findall(evidence.replace("’", "'"))}
-    found |= {t.lower() for t in re.findall(r"[A-Za-z0-9_]+", evidence)}
+    evidence = unicodedata.normalize("NFC", evidence).replace("’", "'")
+    found = {_normal(t) for t in _TOKEN.findall(evidence)}
+    found |= set(re.findall(r"\w+", normalize(evidence)))
     return [a for a in anchors(question) if a not in found]
 
 

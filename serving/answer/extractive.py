@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,7 +35,7 @@ from pipelines.chunk.sentences import split_sentences
 from serving.answer.anchors import anchors, counted_noun, is_question, missing_anchors
 from serving.answer.boilerplate import is_boilerplate
 from serving.answer.span import answer_span, expected_type, holds_value
-from serving.answer.verify import content_words
+from serving.answer.verify import content_words, normalize
 from serving.rerank.combine import minmax
 from serving.rerank.text import header_of
 
@@ -54,7 +55,7 @@ _TYPE_WORDS = frozenset("""
 year date day month time city town village country state county province region district neighbourhood neighborhood
 borough place university college institute school name number many much person people kind type
 von van der den de del della da di du al el ibn bin ben le la
-use let make help find get give want need able way besid like tell call typical usual exact actual main
+use used using let make help find get give want need able way besid like tell call typical usual exact actual main
 """.split())
 #: Irregular verb forms, so that "When did X die / begin / write" finds "X died / began / wrote".
 _IRREGULAR = {"began": "begin", "begun": "begin", "wrote": "write", "written": "write", "made": "make", "took": "take",
@@ -138,7 +139,16 @@ class ExtractiveAnswer:
         return list(dict.fromkeys(s.n for s in self.sentences))
 
 
-_WORD = re.compile(r"^[(\"“']?[A-Za-z][A-Za-z'’-]*[,.;:!?)\"”']*$")
+#: A plain word of any script (accents and Arabic vowel marks are stripped first: :func:`normalize`).
+_WORD = re.compile(r"^[(\"“'«]?[^\W\d_](?:[^\W\d_]|['’-])*[,.;:!?)\"”'»،؛؟]*$")
+
+
+def normalize_marks(text: str) -> str:
+    """``text`` without combining marks (accents, Arabic short vowels), its case kept."""
+    if text.isascii():
+        return text
+    return unicodedata.normalize("NFC", "".join(c for c in unicodedata.normalize("NFKD", text)
+                                               if not unicodedata.combining(c) and c != "\u0640"))
 
 
 def is_prose(sentence: str) -> bool:
@@ -149,12 +159,16 @@ def is_prose(sentence: str) -> bool:
     (True, False)
     >>> is_prose("ConnectionError"), is_prose("x = f(a, b) + g(c) # d"), is_prose("He died on 1996-10-05.")
     (False, False, True)
+    >>> is_prose("دُفن حمزة وابن أخته عبد الله بن جحش في قبر واحد."), is_prose("Kurt Gödel est né à Brünn en 1906.")
+    (True, True)
     """
     if ">>>" in sentence or sentence.lstrip().startswith(("...", "$ ", "# ")):
         return False
-    tokens = sentence.split()
+    tokens = normalize_marks(sentence).split()
     words = sum(1 for t in tokens if _WORD.match(t))
-    if words == 3 and len(tokens) >= 4 and tokens[0][:1].isupper() and sentence.rstrip().endswith("."):
+    first = tokens[0][:1] if tokens else ""
+    starts = first.isupper() or (first.isalpha() and not first.islower())  # a capital, or a script without case
+    if words == 3 and len(tokens) >= 4 and starts and sentence.rstrip().endswith("."):
         return True  # a short statement: "He died on 1996-10-05."
     return words >= 4 and words >= 0.5 * len(tokens)
 
@@ -299,7 +313,7 @@ class ExtractiveAnswerer:
         noun = counted_noun(question)
         if noun is not None:
             wanted = content_words(noun)
-            eligible = [s for s in eligible if all(w in s.text.lower() for w in wanted)]
+            eligible = [s for s in eligible if all(w in normalize(s.text) for w in wanted)]
         if not (self.settings.require_anchors and anchors(question)):
             return eligible, []
 

@@ -215,11 +215,11 @@ def answer_span(question: str, sentences: Sequence[str]) -> str | None:
     kind = expected_type(question)
     if kind == "expansion":
         for sentence in sentences:
-            m = re.search(r"(?:stands? for|short for|means?)\s+[\"“]?([A-Z][\w-]*(?:\s+[A-Za-z][\w-]*){0,6})",
-                          sentence)
+            m = re.search(r"(?:stands? for|short(?:hand)? for|(?:abbreviation|acronym) (?:for|of)|means?)\s+[\"“]?"
+                          r"([A-Z][\w-]*(?:\s+[A-Za-z][\w-]*){0,6})", sentence)
             if m:
                 return m.group(1).strip(" .,;:\"”")
-        return None
+        return _spelled_out(question, sentences)
     if kind == "version":
         return _first_new(_VERSION, sentences, asked)
     if kind == "number":
@@ -238,6 +238,27 @@ def answer_span(question: str, sentences: Sequence[str]) -> str | None:
         return _best_name(question, sentences, asked) or _first_new(_QUOTED, sentences, asked)
     if kind == "quantity":
         return _quantity(question, sentences)
+    return None
+
+
+def _spelled_out(question: str, sentences: Sequence[str]) -> str | None:
+    """The words whose capitals spell an acronym of the question, next to it in brackets: "Block Range
+    INdexes (BRIN)", "BRIN (Block Range INdexes)".
+
+    >>> _spelled_out("What does BRIN stand for?", ["BRIN (Block Range INdexes) store summaries."])
+    'Block Range INdexes'
+    >>> _spelled_out("What does WAL stand for?", ["The write-ahead log (WAL) is flushed."]) is None
+    True
+    """
+    for acronym in re.findall(r"\b[A-Z]{2,}\b", question):
+        for sentence in sentences:
+            for m in re.finditer(r"((?:[A-Z][\w-]*\s+){1,7}[A-Z][\w-]*)\s*\(" + acronym + r"\)|\b" + acronym
+                                 + r"\s*\(((?:[A-Z][\w-]*\s+){1,7}[A-Z][\w-]*)\)", sentence):
+                words = (m.group(1) or m.group(2)).split()
+                for start in range(len(words)):
+                    tail = words[start:]
+                    if "".join(re.sub(r"[^A-Z]", "", w) for w in tail) == acronym:
+                        return " ".join(tail)
     return None
 
 

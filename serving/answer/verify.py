@@ -16,6 +16,7 @@ support 0: it can never be supported, whatever it cites.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -28,14 +29,17 @@ from serving.protocol import LLMJudgment, SentenceCheck, Verification
 
 Embed = Callable[[list[str]], Awaitable[list[np.ndarray]]]
 
-_WORD = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.:/+-]*[A-Za-z0-9_]|[A-Za-z0-9]")
+#: A word in any script (``\\w`` is Unicode-aware: Arabic, Cyrillic, accented Latin …); identifiers keep their dots.
+_WORD = re.compile(r"\w[\w.:/+-]*\w|[^\W_]")
 STOPWORDS = frozenset("""
 a an the and or but if then else of to in on at by for with from into onto over under as is are was were be been
 being it its this that these those there here which who whom whose what when where why how can could should would
 may might must will shall do does did done has have had having not no nor so than too very just also only such
 own same other any each few more most some all both i you he she we they me him her us them my your our their
 about above after again against below between during before through until up down out off once further
-""".split())
+""".split()) | frozenset(  # Arabic question and function words (as :func:`normalize` writes them)
+    "ما ماذا من هو هي هم متى اين كيف لماذا لم هل كم اي في على عن الى الي مع او ثم ان انه انها كان كانت "
+    "يكون تكون الذي التي الذين هذا هذه ذلك تلك هناك قد لا لن بين عند منذ حتى كل بعض غير".split())
 
 
 def _stem(word: str) -> str:
@@ -45,13 +49,30 @@ def _stem(word: str) -> str:
     return word
 
 
+def normalize(text: str) -> str:
+    """``text`` case-folded without its combining marks (accents, Arabic short vowels and hamza seats,
+    the tatweel), so that words of any script compare as their readers would.
+
+    >>> normalize("Gödel's café"), normalize("أَهَمِّيَّة") == normalize("اهمية")
+    ("godel's cafe", True)
+    """
+    if text.isascii():
+        return text.casefold()
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c) and c != "\u0640").casefold()
+
+
 def content_words(text: str) -> list[str]:
-    """Lower-cased, lightly stemmed content words; identifiers like ``EPOLL_CTL_ADD`` stay whole."""
+    """Case-folded, lightly stemmed content words of any script (:func:`normalize`); identifiers like
+    ``EPOLL_CTL_ADD`` stay whole.
+
+    >>> content_words("ما هي أهمية مكة المكرمة؟"), content_words("Où est né Kurt Gödel ?")
+    (['اهمية', 'مكة', 'المكرمة'], ['ou', 'est', 'ne', 'kurt', 'godel'])
+    """
     words = []
-    for token in _WORD.findall(text):
+    for token in _WORD.findall(normalize(text)):
         parts = [token] if re.search(r"[_./:+]|\d", token) else token.split("-")
         for part in parts:
-            low = part.lower().strip(".:/+-")
+            low = part.strip(".:/+-")
             if low and low not in STOPWORDS:
                 words.append(_stem(low) if not re.search(r"[_./:+]|\d", low) else low)
     return words

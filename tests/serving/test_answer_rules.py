@@ -64,3 +64,14 @@ def test_dates_places_names_and_yes_no_are_the_short_answer():
                        ["Although no patent was awarded for the new computer, a judge declared him the inventor."]) == "No"
     assert answer_span("Did Herman Hollerith's firm become part of IBM?",
                        ["In 1924 his firm became part of IBM."]) == "Yes"
+
+
+def test_an_expansion_is_found_however_the_text_spells_it():
+    question = "What does the PostgreSQL index type name BRIN stand for?"
+    assert answer_span(question, ["BRIN indexes (a shorthand for Block Range INdexes) store summaries."]) == \
+        "Block Range INdexes"
+    assert answer_span(question, ["Block Range INdexes (BRIN) store summaries of block ranges."]) == "Block Range INdexes"
+    assert answer_span(question, ["BRIN indexes store summaries of block ranges."]) is None
+    # "used for" shapes the request: the focus is what the thing is, not the word "used".
+    assert focus("What is the cookie field of an inotify event used for?",
+                 "The cookie field is a unique integer that connects related inotify events.") == 1.0
