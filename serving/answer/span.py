@@ -65,7 +65,9 @@ _ASKS_YEAR = re.compile(r"\b(?:which|what) year\b", re.IGNORECASE)
 _ASKS_QUANTITY = re.compile(r"\bwhat\b[^?]{0,60}?\b(?:share|percentage|proportion|rate|ratio|margin|level|amount|"
                             r"price|cost|growth|inflation|revenue|demand|return|figure|valuation)s?\b|"
                             r"\bby (?:how much|what (?:percentage|margin|factor))\b", re.IGNORECASE)
-_ASKS_DATE = re.compile(r"^\s*when\b|\b(?:on )?what (?:date|day)\b", re.IGNORECASE)
+#: "When did/was/were …" asks for a date; "When must/does/is …" mostly for a condition ("while the reactor
+#: runs", "after a fork"), which has no value to check.
+_ASKS_DATE = re.compile(r"^\s*when\s+(?:did|was|were|had)\b|\b(?:on )?what (?:date|day)\b", re.IGNORECASE)
 _ASKS_PLACE = re.compile(r"^\s*where\b|\b(?:in|at|from|to) (?:which|what) (?:\w+ ){0,2}?(?:city|town|village|country|state|"
                          r"county|province|region|district|neighbou?rhood|borough|university|college|institute|"
                          r"school|place)\b", re.IGNORECASE)
@@ -182,8 +184,8 @@ def expected_type(question: str) -> str | None:
     ('person', 'default')
     >>> expected_type("When did Seymour Cray die?"), expected_type("In which city was Ken Thompson born?")
     ('date', 'place')
-    >>> expected_type("Did Hollerith found a company?")
-    'yes/no'
+    >>> expected_type("Did Hollerith found a company?"), expected_type("When must the valve stay shut?")
+    ('yes/no', None)
     >>> expected_type("Why do futexes exist?") is None
     True
     """
