@@ -55,7 +55,7 @@ def test_context_over_http(app):
 def test_navigation(app):
     url, _ = app
     listing = requests.get(f"{url}/v1/documents", params={"limit": 5}, timeout=10).json()
-    assert listing["total"] == 22 and len(listing["documents"]) == 5
+    assert listing["total"] == 23 and len(listing["documents"]) == 5
     doc = next(d for d in requests.get(f"{url}/v1/documents", params={"limit": 100}, timeout=10).json()["documents"]
                if d["path"].endswith("errors.rst.txt"))
     detail = requests.get(f"{url}/v1/documents/{doc['doc_id']}", timeout=10).json()
