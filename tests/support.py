@@ -83,3 +83,35 @@ def wait_for_deltas(before: str, wanted: dict[str, tuple[str, dict[str, str], fl
         if all(grown[key] >= least for key, (_, _, least) in wanted.items()) or time.monotonic() > deadline:
             return grown
         time.sleep(2)
+
+
+def answer_tally(pipe, examples, *, short: str = "contains") -> dict:
+    """Ask ``pipe`` (an AnswerPipeline) every example of an answer set and count what an answer test
+    asserts on: answerable ones answered right (``right``), answered at all (``answered``), cited from
+    their evidence document (``cited``), with a short span holding the answer (``short``: the span
+    ``contains`` it, or ``equal`` to it); unanswerable ones ``refused``; the misses in ``wrong``."""
+    from offline.eval.answer_metrics import normalize_text
+    from serving.protocol import AnswerRequest
+
+    tally = {"right": 0, "answered": 0, "cited": 0, "short": 0, "refused": 0, "wrong": [],
+             "answerable": sum(e.answerable for e in examples)}
+    tally["unanswerable"] = len(examples) - tally["answerable"]
+    for e in examples:
+        response = pipe.answer(AnswerRequest(question=e.question, use_cache=False))
+        if e.answerable:
+            text = normalize_text(response.answer)
+            good = not response.refused and any(normalize_text(g) in text for g in e.answers)
+            tally["right"] += good
+            value = normalize_text(response.answer_value or "")  # the short span, not the sentence
+            tally["short"] += bool(value) and any(
+                (normalize_text(g) in value) if short == "contains" else (normalize_text(g) == value) for g in e.answers)
+            if not response.refused:
+                tally["answered"] += 1
+                tally["cited"] += any(c.path == e.evidence[0].document for c in response.citations)
+            if not good:
+                tally["wrong"].append((e.id, response.answer[:120] or response.refusal_reason))
+        else:
+            tally["refused"] += response.refused
+            if not response.refused:
+                tally["wrong"].append((e.id, response.answer[:120]))
+    return tally

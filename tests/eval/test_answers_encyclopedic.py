@@ -15,9 +15,8 @@ import json
 import sys
 
 import pytest
-from support import REPO, make_config
+from support import REPO, answer_tally, make_config
 
-from offline.eval.answer_metrics import normalize_text
 from offline.eval.qa_format import load_qa
 
 QA = REPO / "bench" / "data" / "answers-encyclopedic-test.jsonl"
@@ -49,34 +48,12 @@ def encyclopedic_pipeline(tmp_path_factory, ray_session, installed_models):
 
 
 def test_refuses_what_the_entries_do_not_say_and_answers_what_they_do(encyclopedic_pipeline):
-    from serving.protocol import AnswerRequest
-
     pipe, examples = encyclopedic_pipeline
-    answered_right, refused, cited_ok, answered, short_right = 0, 0, 0, 0, 0
-    wrong = []
-    for e in examples:
-        response = pipe.answer(AnswerRequest(question=e.question, use_cache=False))
-        if e.answerable:
-            text = normalize_text(response.answer)
-            good = not response.refused and any(normalize_text(g) in text for g in e.answers)
-            answered_right += good
-            value = normalize_text(response.answer_value or "")  # the short span: "1996-10-05", not the sentence
-            short_right += bool(value) and any(normalize_text(g) in value for g in e.answers)
-            if not response.refused:
-                answered += 1
-                cited_ok += any(c.path == e.evidence[0].document for c in response.citations)
-            if not good:
-                wrong.append((e.id, response.answer[:120] or response.refusal_reason))
-        else:
-            refused += response.refused
-            if not response.refused:
-                wrong.append((e.id, response.answer[:120]))
-    n_answerable = sum(e.answerable for e in examples)
-    n_unanswerable = len(examples) - n_answerable
-    assert refused >= 0.8 * n_unanswerable, (refused, n_unanswerable, wrong)
-    assert answered_right >= 0.7 * n_answerable, (answered_right, n_answerable, wrong)
-    assert cited_ok >= 0.9 * answered, (cited_ok, answered, wrong)
-    assert short_right >= 0.4 * n_answerable, (short_right, n_answerable)
+    t = answer_tally(pipe, examples, short="contains")
+    assert t["refused"] >= 0.8 * t["unanswerable"], (t["refused"], t["unanswerable"], t["wrong"])
+    assert t["right"] >= 0.7 * t["answerable"], (t["right"], t["answerable"], t["wrong"])
+    assert t["cited"] >= 0.9 * t["answered"], (t["cited"], t["answered"], t["wrong"])
+    assert t["short"] >= 0.4 * t["answerable"], (t["short"], t["answerable"])
 
 
 def test_a_refusal_says_what_the_passages_lack(encyclopedic_pipeline):
