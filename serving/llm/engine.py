@@ -39,6 +39,15 @@ class GenerationEvent:
     finish_reason: str | None = None
 
 
+async def final_event(events) -> GenerationEvent:
+    """The last event of a generation's stream (the one with ``done`` and the usage): ``complete()``."""
+    last = None
+    async for event in events:
+        last = event
+    assert last is not None and last.done
+    return last
+
+
 def _has_cuda() -> bool:
     try:
         import torch
@@ -186,11 +195,7 @@ class VLLMEngine:
 
     async def complete(self, messages: list[dict[str, str]], **kwargs) -> GenerationEvent:
         """The whole generation at once (the final :class:`GenerationEvent`)."""
-        last = None
-        async for event in self.stream(messages, **kwargs):
-            last = event
-        assert last is not None and last.done
-        return last
+        return await final_event(self.stream(messages, **kwargs))
 
     def shutdown(self) -> None:
         """Stop the engine (its core process and IPC) now; later calls do nothing.

@@ -25,7 +25,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from cluster.config import LLMConfig
-from serving.llm.engine import GenerationEvent, PromptTooLong, sampling_penalties
+from serving.llm.engine import GenerationEvent, PromptTooLong, final_event, sampling_penalties
 
 # What servers say when the prompt does not fit (vLLM, llama.cpp, TGI, OpenAI).
 _TOO_LONG = ("maximum context length", "context length", "too long", "exceeds the context", "context window",
@@ -168,11 +168,7 @@ class OpenAIEngine:
 
     async def complete(self, messages: list[dict[str, str]], **kwargs) -> GenerationEvent:
         """The whole generation at once (the final :class:`GenerationEvent`)."""
-        last = None
-        async for event in self.stream(messages, **kwargs):
-            last = event
-        assert last is not None and last.done
-        return last
+        return await final_event(self.stream(messages, **kwargs))
 
     async def count_tokens(self, messages: list[dict[str, str]]) -> int:
         """Prompt tokens of ``messages`` (chat template included), counted by the server's ``/tokenize`` (vLLM's

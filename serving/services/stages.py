@@ -127,12 +127,11 @@ def embed_and_retrieve(encoder, index: IndexHandle, plan: QueryPlan, texts: list
     """Embed the plan's ``texts`` with ``encoder`` (a :class:`~serving.embedding.QueryEncoder`), then
     :func:`retrieve_rows`: the query's vectors and its rows, with the embedding's time as the ``embed``
     stage. One call where the retriever embeds the query itself (``serve.embed_in_retriever``)."""
-    t0 = time.perf_counter()
+    started = time.perf_counter()
     vectors = dict(zip(texts, encoder.encode(texts, tenant=tenant))) if texts else {}
-    embed_ms = (time.perf_counter() - t0) * 1000
-    retrieved = retrieve_rows(index, plan, vectors, filters, depth, judge, tenant=tenant)
-    retrieved.result.timings_ms["embed"] = retrieved.result.timings_ms.get("embed", 0.0) + embed_ms
-    return vectors, retrieved
+    embedded = time.perf_counter()
+    return vectors, _with_embed_stage(retrieve_rows(index, plan, vectors, filters, depth, judge, tenant=tenant),
+                                      embedded - started)
 
 
 async def embed_then_retrieve(stages: Stages, plan: QueryPlan, texts: list[str], filters: Filters, depth: int,
@@ -140,12 +139,17 @@ async def embed_then_retrieve(stages: Stages, plan: QueryPlan, texts: list[str],
     """``stages.embed`` then ``stages.retrieve``, the embedding's time added as the ``embed`` stage: the
     ``embed_retrieve`` of stages whose retriever does not embed (in process; Serve with
     ``serve.embed_in_retriever = false``)."""
-    t0 = time.perf_counter()
+    started = time.perf_counter()
     vectors = dict(zip(texts, await stages.embed(texts, tenant))) if texts else {}
-    embed_ms = (time.perf_counter() - t0) * 1000
-    retrieved = await stages.retrieve(plan, vectors, filters, depth, tenant)
-    retrieved.result.timings_ms["embed"] = retrieved.result.timings_ms.get("embed", 0.0) + embed_ms
-    return vectors, retrieved
+    embedded = time.perf_counter()
+    return vectors, _with_embed_stage(await stages.retrieve(plan, vectors, filters, depth, tenant), embedded - started)
+
+
+def _with_embed_stage(retrieved: RetrievedRows, seconds: float) -> RetrievedRows:
+    """``retrieved`` with the query embedding's time added to its ``embed`` stage."""
+    timings = retrieved.result.timings_ms
+    timings["embed"] = timings.get("embed", 0.0) + seconds * 1000
+    return retrieved
 
 
 class LocalStages:
