@@ -27,11 +27,12 @@ PACKAGES: dict[str, str] = {
 CACHE = Path.home() / ".cache" / "strata-bench" / "debian"  # downloaded and unpacked packages, shared by the benches
 
 
-def fetch(cache: Path) -> Path:
-    """Download and unpack every package into ``cache/root`` (skips what is already there)."""
+def fetch(cache: Path, packages=None) -> Path:
+    """Download and unpack every package (default :data:`PACKAGES`) into ``cache/root`` (skips what is
+    already there)."""
     root = cache / "root"
     cache.mkdir(parents=True, exist_ok=True)
-    for package in PACKAGES:
+    for package in PACKAGES if packages is None else packages:
         marker = cache / f"{package}.unpacked"
         if marker.exists():
             continue

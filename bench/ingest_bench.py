@@ -90,14 +90,15 @@ def given_corpus(path: Path) -> Path:
     return out / "files"
 
 
-def record(result: dict) -> None:
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+def record(result: dict, results: Path = RESULTS) -> None:
+    """Stamp ``result`` (time, CPUs, commit), append it to ``results`` as one JSON line and print it."""
+    results.parent.mkdir(parents=True, exist_ok=True)
     result["when"] = time.strftime("%Y-%m-%dT%H:%M:%S")
     result["cpus"] = os.cpu_count()
     from offline.eval.retrieval import git_commit
 
     result["commit"] = git_commit(REPO)
-    with open(RESULTS, "a") as fh:
+    with open(results, "a") as fh:
         fh.write(json.dumps(result) + "\n")
     print(json.dumps(result, indent=2))
 

@@ -25,7 +25,6 @@ import argparse
 import gzip
 import json
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -68,18 +67,9 @@ def page_count(path: Path) -> int:
 def build_corpus(cache: Path = corpora.CACHE / "pdf", out: Path = CORPUS) -> tuple[Path, dict[str, int]]:
     """Fetch and unpack :data:`PACKAGES` into ``cache`` (once) and link their PDFs into ``out``;
     returns ``out`` and the page count of each file (relative path → pages)."""
-    root = cache / "root"
-    cache.mkdir(parents=True, exist_ok=True)
+    root = corpora.fetch(cache, PACKAGES)
     pages: dict[str, int] = {}
-    for package, patterns in PACKAGES.items():
-        marker = cache / f"{package}.unpacked"
-        if not marker.exists():
-            debs = list(cache.glob(f"{package}_*.deb"))
-            if not debs:
-                subprocess.run(["apt-get", "download", "-q", package], cwd=cache, check=True)
-                debs = list(cache.glob(f"{package}_*.deb"))
-            subprocess.run(["dpkg-deb", "-x", str(debs[0]), str(root)], check=True)
-            marker.touch()
+    for patterns in PACKAGES.values():
         for pattern in patterns:
             for src in sorted(root.glob(pattern)):
                 dst = out / src.relative_to(root / "usr/share/doc")
@@ -91,15 +81,7 @@ def build_corpus(cache: Path = corpora.CACHE / "pdf", out: Path = CORPUS) -> tup
 
 
 def record(result: dict) -> None:
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    result["when"] = time.strftime("%Y-%m-%dT%H:%M:%S")
-    result["cpus"] = os.cpu_count()
-    from offline.eval.retrieval import git_commit
-
-    result["commit"] = git_commit(REPO)
-    with open(RESULTS, "a") as fh:
-        fh.write(json.dumps(result) + "\n")
-    print(json.dumps(result, indent=2))
+    ingest_bench.record(result, RESULTS)
 
 
 def parse_only() -> None:
