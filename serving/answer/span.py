@@ -120,13 +120,19 @@ def _quantity(question: str, sentences: Sequence[str]) -> str | None:
             marked = bool(re.search(r"%|percent|[$€£]|USD|EUR|GBP|illion|thousand|basis", value, re.I)) or "." in digits[0]
             if not marked:
                 continue
-            positions = [w.start() for w in re.finditer(r"[A-Za-z]{3,}", sentence) if w.group(0).lower()[:5] in terms]
-            distance = min((abs(p - m.start()) for p in positions), default=len(sentence))
+            distance = _distance_to_terms(sentence, terms, m.start())
             if best_distance is None or distance < best_distance:
                 best, best_distance = value, distance
         if best is not None:
             return best
     return None
+
+
+def _distance_to_terms(sentence: str, terms: set[str], at: int) -> int:
+    """Characters from offset ``at`` of ``sentence`` to its nearest word whose first five letters are one of
+    ``terms`` (the question's words); the sentence's length when it has none."""
+    positions = [w.start() for w in re.finditer(r"[A-Za-z]{3,}", sentence) if w.group(0).lower()[:5] in terms]
+    return min((abs(p - at) for p in positions), default=len(sentence))
 
 
 def _place(question: str, sentences: Sequence[str], asked: set[str]) -> str | None:
@@ -147,8 +153,7 @@ def _place(question: str, sentences: Sequence[str], asked: set[str]) -> str | No
                 continue
             if re.fullmatch(_MONTH + r".*", value) or value.split()[0].lower() in _NOT_PLACES:
                 continue
-            positions = [w.start() for w in re.finditer(r"[A-Za-z]{3,}", sentence) if w.group(0).lower()[:5] in terms]
-            distance = min((abs(p - m.start()) for p in positions), default=len(sentence))
+            distance = _distance_to_terms(sentence, terms, m.start())
             if best_distance is None or distance < best_distance:
                 best, best_distance = value, distance
         if best is not None:
