@@ -138,6 +138,22 @@ def search_at_scale() -> tuple[dict[str, Any], dict[str, float]] | None:
     return row, found
 
 
+def capacity_at(clients: int) -> tuple[dict[str, Any], dict[str, Any], float | None] | None:
+    """The newest Serve capacity row's level at ``clients``, and its throughput ÷ the naive pipeline's."""
+    rows = [r for r in rows_of("serve.jsonl") if r.get("bench") == "serve_search"
+            and "serve/default" in (r.get("systems") or {})]
+    if not rows:
+        return None
+    row = rows[-1]
+    def level(system: str) -> dict[str, Any] | None:
+        summary = (row["systems"].get(system) or {}).get("summary") or []
+        return next((lv for lv in summary if lv.get("clients") == clients), None)
+    serve, naive = level("serve/default"), level(row.get("baseline") or "naive/default")
+    if serve is None:
+        return None
+    return row, serve, (serve["throughput_rps"] / naive["throughput_rps"]) if naive else None
+
+
 def latest_extractive_answers() -> dict[str, Any] | None:
     picked = [r for r in rows_of("answer.jsonl") if r.get("writer_kind") == "extractive" and r.get("levels")]
     return picked[-1] if picked else None
@@ -183,6 +199,15 @@ def headline_rows() -> list[list[str]]:
         out.append(["`/v1/search` on that index, defaults, 1 client, uncached",
                     f"p50 {num(f['p50_ms'], 1)} ms, p99 {num(f.get('p99_ms'), 1)} ms", when(row),
                     src("ingest.jsonl", "search_latency_at_scale"), "ten-million-tokens-in-one-run"])
+    capacity = capacity_at(8)
+    if capacity:
+        row, level, ratio = capacity
+        out.append(["`/v1/search` capacity, Ray Serve app on 2 cores, 8 clients, defaults, uncached (goal ≥ 25/s)",
+                    f"{num(level['throughput_rps'], 1)} searches/s, {num(level['server_cpu_ms_per_request'], 1)} ms CPU "
+                    f"each ({num(row['index']['chunks'])} chunks)" + (f"; {num(ratio, 2)}× the in-process pipeline"
+                                                                    if ratio else ""),
+                    when(row), src("serve.jsonl", "newest serve_search row, serve/default"),
+                    "serving-latency-and-throughput"])
     answers = latest_extractive_answers()
     if answers:
         one = next((lv for lv in answers["levels"] if lv.get("concurrency") == 1), answers["levels"][0])

@@ -23,6 +23,7 @@ import pyarrow as pa
 
 from cluster.config import IndexConfig, StorageConfig
 from cluster.models.manifest import ModelManifest
+from cluster.store.memory_vectors import MemoryVectors, vector_bytes
 from cluster.store.schema import (
     CHUNKS,
     DOCUMENTS,
@@ -103,6 +104,7 @@ class LanceStore:
         self.dim = dim
         self._tables: dict[str, lancedb.table.Table] = {}
         self._datasets: dict[str, tuple[int, object]] = {}  # name -> (version, lance dataset) for scans
+        self._memory: dict[tuple[str, tuple[str, ...]], MemoryVectors] = {}  # (table, id columns) -> vectors
         self._schemas = {DOCUMENTS: DOCUMENTS_SCHEMA, SECTIONS: sections_schema(dim), CHUNKS: chunks_schema(dim),
                          META: META_SCHEMA}
 
@@ -262,6 +264,10 @@ class LanceStore:
         if not vectors:
             return []
         batch = [np.asarray(v, dtype=np.float32) for v in vectors]
+        if columns and not where and self._fits_memory(name, index):
+            key = (name, tuple(columns))
+            memory = self._memory.get(key) or self._memory.setdefault(key, MemoryVectors(list(columns)))
+            return memory.search(self._dataset(name), batch, k)
         query = self.table(name).search(batch if len(batch) > 1 else batch[0],
                                         vector_column_name="vector").distance_type("cosine")
         if self.has_vector_index(name):
@@ -276,6 +282,13 @@ class LanceStore:
         which = np.asarray(table.column("query_index").to_numpy())
         rest = table.drop_columns(["query_index"])
         return [rest.filter(pa.array(which == i)) for i in range(len(batch))]
+
+    def _fits_memory(self, name: str, index: IndexConfig) -> bool:
+        """Whether ``name``'s vectors fit ``index.memory_search_mb`` (then :class:`MemoryVectors` searches them)."""
+        if index.memory_search_mb <= 0:
+            return False
+        rows = sum(f.metadata.num_rows for f in self._dataset(name).get_fragments())
+        return vector_bytes(rows, self.dim) <= index.memory_search_mb * 2**20
 
     # -- index upkeep --------------------------------------------------------------------------
     def has_vector_index(self, name: str) -> bool:

@@ -1,7 +1,8 @@
 """The hybrid retriever: tantivy BM25 + LanceDB ANN per query variant, fused per target.
 
 For each target of a :class:`~serving.analysis.QueryPlan` every variant is searched by BM25
-and by the dense index (``nprobes``/``refine_factor`` from ``index.*``); the rankings are fused
+and by the dense index (exact, from the vectors held in memory, while they fit ``index.memory_search_mb``;
+else LanceDB's IVF_PQ with ``nprobes``/``refine_factor``); the rankings are fused
 by weighted linear fusion of min-max scores (``adaptive``, the default, and ``linear``), DBSF or
 RRF, with the BM25 share ``plan.bm25_weight``. **Adaptive fusion** asks a judge (the cross-encoder,
 given by the caller) to score each retriever's best hit for the target and moves the share toward
