@@ -6,8 +6,12 @@ is called (:func:`detect_office`).
 
 - **DOCX**: the body's paragraphs and tables in document order. Headings come from the paragraph styles:
   ``Heading N`` (or a style based on one) is level N; else an outline level set on the paragraph or its
-  style. The ``Title`` style (or the core properties' title) is the document title. A table is written one
-  row a line, its cells separated by `` | `` (a merged cell once), with a blank line around it.
+  style. A document with no such heading at all gets its headings from direct formatting instead: a short,
+  heading-like paragraph (outside tables and lists) set larger than the body text or wholly bold, its level
+  from its size (larger is higher), then from its numbering (``1`` > ``1.2``; ``PART II`` > ``Item 7``)
+  (:func:`_format_levels`). The ``Title`` style (or the core properties' title) is the document title. A
+  table is written one row a line, its cells separated by `` | `` (a merged cell once), with a blank line
+  around it.
 - **PPTX**: each slide is a page (``p. 3`` is slide 3); its title placeholder is a level-1 heading, then the
   text of its shapes top to bottom, left to right (groups opened), tables as rows, and the speaker notes.
 
@@ -25,10 +29,12 @@ import io
 import re
 import zipfile
 import zlib
+from collections import Counter
 
 from pipelines.parse.decode import normalize_text
 from pipelines.parse.document import Heading, ParseError
-from pipelines.parse.sections import LineBuilder, clean_title
+from pipelines.parse.sections import LineBuilder, clean_title, size_levels
+from pipelines.parse.text import THRESHOLD, numbering_level, score_line
 
 __all__ = ["detect_office", "ole_verdict", "not_office", "parse_docx", "parse_pptx", "ZIP_MAGIC", "OLE_MAGIC", "MAX_XML_BYTES"]
 
@@ -37,8 +43,11 @@ OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # legacy .doc/.ppt, and encrypt
 _ENCRYPTED_STREAM = "EncryptedPackage".encode("utf-16-le")
 MAX_XML_BYTES = 200_000_000  # the document's XML parts inflated (media left out): a zip bomb stops here
 _MAIN_PART = {"word/document.xml": "docx", "ppt/presentation.xml": "pptx"}
+_W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 _HEADING_STYLE = re.compile(r"^heading\s*([1-9])$", re.I)
 _WS = re.compile(r"[ \t\r\f\v\u00a0]+")
+_FORMAT_SIGNAL = 4  # bold or larger type: what a paragraph's formatting adds to the score of its words
+_MAX_RUN = 3  # more formatted short paragraphs in a row are a bold block (an address, a list), not headings
 
 
 def detect_office(raw: bytes) -> str | None:
@@ -121,23 +130,29 @@ def _table(out: LineBuilder, rows) -> None:
 # ------------------------------------------------------------------ DOCX
 
 
-def _style_level(style) -> int | None:
-    """Heading level of a paragraph style: ``Heading N`` (or based on one), else its outline level."""
+def _style_chain(style):
+    """A style, then the styles it is based on (eight at the most: a loop of base styles ends)."""
     for _ in range(8):
         if style is None:
-            return None
-        m = _HEADING_STYLE.match(style.name or "")
+            return
+        yield style
+        style = style.base_style
+
+
+def _style_level(style) -> int | None:
+    """Heading level of a paragraph style: ``Heading N`` (or based on one), else its outline level."""
+    for st in _style_chain(style):
+        m = _HEADING_STYLE.match(st.name or "")
         if m:
             return int(m.group(1))
-        lvl = style.element.find(".//{*}pPr/{*}outlineLvl")
+        lvl = st.element.find(".//{*}pPr/{*}outlineLvl")
         if lvl is not None:
             return _outline_level(lvl)
-        style = style.base_style
     return None
 
 
 def _outline_level(el) -> int | None:
-    val = el.get("{http://schemas.openxmlformats.org/wordprocessingml/2006/main}val")
+    val = el.get(f"{_W}val")
     return int(val) + 1 if val and val.isdigit() and int(val) < 9 else None  # 9: body text
 
 
@@ -152,6 +167,104 @@ def _paragraph_level(p) -> tuple[int | None, bool]:
     return _style_level(style), False
 
 
+class _Fonts:
+    """Effective bold and size (pt) of runs: the run's own setting, else its character style's, else its
+    paragraph style's (each with the styles it is based on), else the document defaults."""
+
+    def __init__(self, document) -> None:
+        sz = document.styles.element.find("./{*}docDefaults/{*}rPrDefault/{*}rPr/{*}sz")
+        val = sz.get(f"{_W}val") if sz is not None else None
+        self.default_size = int(val) / 2 if val and val.isdigit() else 10.0  # half-points; Word's own: 10 pt
+        self._styles: dict[tuple[str, str], object] = {}
+
+    def _styled(self, style, attr: str):
+        key = (style.style_id or style.name or "", attr)
+        if key not in self._styles:
+            values = (getattr(st.font, attr) for st in _style_chain(style))
+            self._styles[key] = next((v for v in values if v is not None), None)
+        return self._styles[key]
+
+    def runs(self, p) -> list[tuple[int, bool, float]]:
+        """(characters, bold, size) of each run of paragraph ``p`` that has text (hyperlinks' included)."""
+        from docx.text.run import Run  # noqa: PLC0415
+
+        out = []
+        para_style = p.style
+        for r_el in p._p.xpath("./w:r | ./w:hyperlink/w:r"):
+            run = Run(r_el, p)
+            n = len(run.text.strip())
+            if not n:
+                continue
+            styles = ([run.style] if r_el.style else []) + ([para_style] if para_style is not None else [])
+            bold, size = run.bold, run.font.size
+            for st in styles:
+                bold = self._styled(st, "bold") if bold is None else bold
+                size = self._styled(st, "size") if size is None else size
+            out.append((n, bool(bold), size.pt if size is not None else self.default_size))
+        return out
+
+
+def _listed(p) -> bool:
+    """A list item: numbered or bulleted by Word (its number is not in the text), or in a ``List …`` style."""
+    style = p.style
+    return p._p.find("./{*}pPr/{*}numPr") is not None or (style is not None and (style.name or "").startswith("List"))
+
+
+def _format_levels(document, blocks) -> dict[int, int]:
+    """Heading levels by block index for a document without heading styles, from direct formatting.
+
+    A heading is a short paragraph whose words read like a heading (:func:`~pipelines.parse.text.score_line`,
+    with what its formatting adds) and that is set larger than the body text (a level per size,
+    :func:`~pipelines.parse.sections.size_levels`) or wholly bold at the body size (the level below those);
+    within a size, its numbering's depth (``1``, ``1.2``; ``Item 7``) orders the levels. A bold lead-in of a
+    body paragraph is no heading (every run must be bold), nor a paragraph in a table or a list, nor a run of
+    more than :data:`_MAX_RUN` such paragraphs in a row (a bold block), nor bold text where the body is bold.
+    """
+    fonts = _Fonts(document)
+    runs = {i: fonts.runs(block) for i, (block, text, _, is_title) in enumerate(blocks) if text and not is_title}
+    info = {i: (all(bold for _, bold, _ in rr), min(size for _, _, size in rr))  # (wholly bold, smallest size)
+            for i, rr in runs.items() if rr and not _listed(blocks[i][0])}
+    shaped = {i for i in info
+              if score_line(blocks[i][1], blank_before=True, blank_after=True)[0] + _FORMAT_SIGNAL >= THRESHOLD}
+    chars: Counter = Counter()  # characters per (size, bold) of the body text: the paragraphs unlike headings
+    for i, rr in runs.items():
+        for n, bold, size in rr if i not in shaped else ():
+            chars[size, bold] += n
+    if not shaped or not chars:
+        return {}
+    sizes: Counter = Counter()
+    for (size, _), n in chars.items():
+        sizes[size] += n
+    body = sizes.most_common(1)[0][0]
+    bold_counts = chars[body, True] * 2 < sizes[body]  # bold is a signal unless the body text is bold
+    per_size: dict[float, list[bool]] = {}
+    for i, (_, size) in info.items():
+        per_size.setdefault(size, []).append(i in shaped)
+    levels = size_levels((s for s, ok in per_size.items() if sum(ok) * 2 > len(ok)), body)  # mostly short
+    bold_level = min(len(set(levels.values())) + 1, 6)
+    keys: dict[int, tuple[int, int | None]] = {}  # block index → (level by size, numbering's level)
+    for i in sorted(shaped):
+        bold, size = info[i]
+        level = levels.get(size) or (bold_level if bold and bold_counts and abs(size - body) < 1 else 0)
+        if level:
+            keys[i] = (level, numbering_level(blocks[i][1]))
+    run: list[int] = []
+    for i in [*sorted(keys), None]:  # drop runs of more than _MAX_RUN headings in a row
+        if run and (i is None or i != run[-1] + 1):
+            if len(run) > _MAX_RUN:
+                for j in run:
+                    del keys[j]
+            run = []
+        if i is not None:
+            run.append(i)
+    top: dict[int, int] = {}  # an unnumbered heading sits with the least deep numbered one at its size
+    for level, depth in sorted(k for k in keys.values() if k[1]):
+        top.setdefault(level, depth)
+    keys = {i: (level, depth or top.get(level, 1)) for i, (level, depth) in keys.items()}
+    ranks = {key: rank for rank, key in enumerate(sorted(set(keys.values())), 1)}
+    return {i: min(ranks[key], 6) for i, key in keys.items()}
+
+
 def parse_docx(raw: bytes) -> tuple[str, list[Heading], str | None, list[int]]:
     """DOCX bytes → (text, heading marks, title or None, no page starts)."""
     _check_zip(raw, "DOCX")
@@ -162,16 +275,21 @@ def parse_docx(raw: bytes) -> tuple[str, list[Heading], str | None, list[int]]:
         document = docx.Document(io.BytesIO(raw))
     except Exception as exc:  # noqa: BLE001 - a missing or unreadable part: the file is damaged
         raise ParseError("corrupt", f"DOCX does not open: {type(exc).__name__}: {exc}") from None
+    blocks: list[tuple[object, str, int | None, bool]] = []  # (table or paragraph, text, level, is Title)
+    for block in document.iter_inner_content():
+        if isinstance(block, Table):
+            blocks.append((block, "", None, False))
+        elif text := _clean(block.text):
+            blocks.append((block, text, *_paragraph_level(block)))
+    if not any(level for _, _, level, _ in blocks):  # no heading styles: the direct formatting tells
+        levels = _format_levels(document, blocks)
+        blocks = [(b, text, levels.get(i), is_title) for i, (b, text, _, is_title) in enumerate(blocks)]
     out = LineBuilder()
     title = None
-    for block in document.iter_inner_content():
+    for block, text, level, is_title in blocks:
         if isinstance(block, Table):
             _table(out, block.rows)
             continue
-        text = _clean(block.text)
-        if not text:
-            continue
-        level, is_title = _paragraph_level(block)
         if is_title and title is None:
             title = text
             continue

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 from pipelines.parse.decode import normalize_text
 from pipelines.parse.document import Heading, ParseError
-from pipelines.parse.sections import LineBuilder, clean_title
+from pipelines.parse.sections import LineBuilder, clean_title, size_levels
 
 __all__ = ["parse", "is_pdf", "PDF_MAGIC"]
 
@@ -486,21 +486,12 @@ def _place_outline(pages: list[_Page], outline: list[_Outline]) -> list[tuple[in
 def _font_headings(pages: list[_Page], body: float, body_weight: int) -> None:
     """No outline: mark lines set larger than the body text (one level per size) or wholly bold at
     its size (the level below) as headings; wrapped headings (consecutive lines) merge."""
-    sizes: Counter = Counter()
     lengths: dict[float, list[int]] = {}
     for p in pages:
         for ln in p.lines:
-            if ln.drop or ln.stamp:
-                continue
-            s = round(ln.size * 2) / 2
-            if s >= body + 1 and s >= body * 1.12:
-                sizes[s] += 1
-                lengths.setdefault(s, []).append(len(ln.text))
-    heading_sizes = sorted((s for s in sizes if sum(lengths[s]) / len(lengths[s]) <= 70), reverse=True)
-    levels: dict[float, int] = {}
-    for s in heading_sizes:  # sizes within 0.6 pt of a larger one share its level
-        near = next((levels[t] for t in levels if t - s <= 0.6), None)
-        levels[s] = near if near is not None else min(len(set(levels.values())) + 1, 6)
+            if not ln.drop and not ln.stamp:
+                lengths.setdefault(round(ln.size * 2) / 2, []).append(len(ln.text))
+    levels = size_levels((s for s, n in lengths.items() if sum(n) / len(n) <= 70), body)  # short lines' sizes
     bold_level = min(len(set(levels.values())) + 1, 6)
     for p in pages:
         run: list[_Line] = []

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Iterable
 
 from pipelines.parse.document import Heading, ParsedDocument, Section
 
-__all__ = ["build_sections", "clean_title", "section_id", "LineBuilder", "MAX_TITLE"]
+__all__ = ["build_sections", "clean_title", "section_id", "size_levels", "LineBuilder", "MAX_TITLE"]
 
 MAX_TITLE = 200
 _WS = re.compile(r"\s+")
@@ -22,6 +23,21 @@ _WS = re.compile(r"\s+")
 def clean_title(title: str) -> str:
     """Collapse whitespace and truncate to :data:`MAX_TITLE` characters."""
     return _WS.sub(" ", title).strip()[:MAX_TITLE].rstrip()
+
+
+def size_levels(sizes: Iterable[float], body: float) -> dict[float, int]:
+    """Heading level per font size, for the sizes set clearly larger than the body text's (by 1 pt and 12 %
+    or more): the largest is level 1, each smaller one the next level, and a size within 0.6 pt of a larger
+    one shares its level; 6 at the most. (Text wholly bold at the body size ranks one level below them.)
+
+    >>> size_levels([11, 14, 24, 13.5, 18, 12], body=11)
+    {24: 1, 18: 2, 14: 3, 13.5: 3}
+    """
+    levels: dict[float, int] = {}
+    for s in sorted({s for s in sizes if s >= body + 1 and s >= body * 1.12}, reverse=True):
+        near = next((levels[t] for t in levels if t - s <= 0.6), None)
+        levels[s] = near if near is not None else min(len(set(levels.values())) + 1, 6)
+    return levels
 
 
 def section_id(doc_id: str, path: list[str], k: int) -> str:

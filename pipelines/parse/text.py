@@ -19,7 +19,7 @@ import re
 
 from pipelines.parse.document import Heading
 
-__all__ = ["parse", "score_line"]
+__all__ = ["parse", "score_line", "numbering_level", "THRESHOLD"]
 
 THRESHOLD = 4
 _MAX_LEN = 100
@@ -106,6 +106,37 @@ def _numbering(s: str) -> tuple[int, str, str] | None:
     return 2, "alpha", m.group("rest")
 
 
+def _label(s: str, in_list: bool = False) -> tuple[int, int, str] | None:
+    """(score, level, rest) of a line that opens with a keyword and number (``Item 7.``, ``PART II``) or
+    with section numbering (``2.3``, ``IV.``) followed by a title; else None. ``in_list``: the numbered
+    line has numbered neighbours (a list item, not a heading)."""
+    m = _CHAPTER.match(s)
+    if m:
+        if m.group("rest") and not (m.group("rest")[0].isupper() or m.group("rest")[0].isdigit()):
+            return None
+        kw = m.group("kw").lower()
+        depth = m.group("n").count(".") + 1
+        # Filings and contracts: PART I > Item 7 > Note 12; articles hold sections; exhibits are appendices.
+        return 5, (max(2, depth) if kw == "section" else _KEYWORD_LEVEL.get(kw, 1)), m.group("rest") or s
+    num = _numbering(s)
+    if num is None:
+        return None
+    depth, kind, rest = num
+    if not (rest[0].isupper() or (kind == "dec" and depth > 1 and rest[0].isalnum())):
+        return None
+    return (4 if depth > 1 else 3 if kind != "alpha" else 2) - 6 * in_list, depth, rest
+
+
+def numbering_level(s: str) -> int | None:
+    """The level a heading's own label gives: its numbering's depth, or its keyword's; None without one.
+
+    >>> [numbering_level(t) for t in ("2. Scope", "2.3 Fees", "PART II", "Item 7.", "Note 12", "Scope")]
+    [1, 2, 1, 2, 3, None]
+    """
+    label = _label(s)
+    return label[1] if label else None
+
+
 def score_line(
     s: str, *, blank_before: bool, blank_after: bool, underline: str | None = None,
     indent: int = 0, in_list: bool = False, first: bool = False,
@@ -121,24 +152,7 @@ def score_line(
         return 10, max(1, min(len(w.group(1)) - 1, 6))
     if _BULLET.match(s) or _CODE.search(s):
         return -10, 0
-    score, level = 0, 0
-    rest = s
-    m = _CHAPTER.match(s)
-    num = None if m else _numbering(s)
-    if m and (not m.group("rest") or m.group("rest")[0].isupper() or m.group("rest")[0].isdigit()):
-        kw = m.group("kw").lower()
-        depth = m.group("n").count(".") + 1
-        # Filings and contracts: PART I > Item 7 > Note 12; articles hold sections; exhibits are appendices.
-        score, level = 5, (max(2, depth) if kw == "section" else _KEYWORD_LEVEL.get(kw, 1))
-        rest = m.group("rest") or s
-    elif num is not None:
-        depth, kind, rest = num
-        if rest[0].isupper() or (kind == "dec" and depth > 1 and rest[0].isalnum()):
-            score, level = (4 if depth > 1 else 3 if kind != "alpha" else 2), depth
-            if in_list:
-                score -= 6
-        else:
-            rest = s
+    score, level, rest = _label(s, in_list) or (0, 0, s)
     words = _WORD.findall(rest)
     n_words = len(rest.split())
     letters = sum(len(w) for w in words)

@@ -11,6 +11,7 @@ import docx
 import pptx
 import pytest
 from docx.enum.style import WD_STYLE_TYPE
+from docx.shared import Pt
 from pptx.util import Inches
 
 from cluster.config import IngestConfig
@@ -70,6 +71,94 @@ def test_docx_headings_from_styles_and_tables_as_rows():
     assert doc.sections[0].text == "Read this first." and "Field Handbook" not in doc.text
     assert doc.sections[4].text == "Raise the batch size on big hosts."
     assert doc.page_starts == [] and doc.page_span(0, 5) is None
+
+
+def _para(d, *runs: tuple[str, bool | None], size: float | None = None):
+    """A Normal paragraph of runs (text, bold), each at ``size`` pt when given."""
+    p = d.add_paragraph()
+    for text, bold in runs:
+        run = p.add_run(text)
+        run.bold = bold
+        if size:
+            run.font.size = Pt(size)
+    return p
+
+
+def _saved(d) -> bytes:
+    out = io.BytesIO()
+    d.save(out)
+    return out.getvalue()
+
+
+def _bold_report() -> bytes:
+    """A report written without heading styles: its headings are bold Normal paragraphs, numbered, set at
+    16 pt (sections) and 13 pt (subsections), with a bold address block, bold lead-ins and a table."""
+    d = docx.Document()
+    for line in ("ACME Holdings", "1 Main Street", "Springfield", "United States"):  # a bold block: no headings
+        _para(d, (line, True))
+    _para(d, ("This report reviews the year and sets out the plan for the next one.", None))
+    _para(d, ("1. Introduction", True), size=16)
+    _para(d, ("The company grew in every region this year.", None))
+    _para(d, ("1.1 Background", True), size=13)
+    _para(d, ("Important:", True), (" the figures below are unaudited and may change.", None))
+    _para(d, ("Revenue rose by twelve percent.", True))  # a bold sentence: no heading
+    _para(d, ("Scope of this review", True), size=13)  # unnumbered: sits with 1.1
+    _para(d, ("It covers the parent company only.", None))
+    table = d.add_table(rows=2, cols=2)
+    for r, row in enumerate([("Region", "Revenue"), ("Europe", "1,200")]):
+        for c, value in enumerate(row):
+            table.cell(r, c).paragraphs[0].add_run(value).bold = True  # bold cells: no headings
+    _para(d, ("2. Outlook", True), size=16)
+    _para(d, ("We expect ", None), ("steady", True), (" growth in the coming year.", None))
+    _para(d, ("2.1 Risks", True), size=13)
+    _para(d, ("Currency moves are the main risk.", None))
+    return _saved(d)
+
+
+def test_docx_without_heading_styles_takes_bold_short_paragraphs_as_headings():
+    doc = parse_bytes(_bold_report(), path="report.docx", doc_id="d")
+    assert [(s.level, s.path_str) for s in doc.sections] == [
+        (0, ""), (1, "1. Introduction"), (2, "1. Introduction > 1.1 Background"),
+        (2, "1. Introduction > Scope of this review"), (1, "2. Outlook"), (2, "2. Outlook > 2.1 Risks")]
+    assert doc.sections[0].text.splitlines()[:4] == ["ACME Holdings", "", "1 Main Street", ""]
+    background = doc.sections[2].text
+    assert "Important: the figures below" in background and "Revenue rose by twelve percent." in background
+    assert "Region | Revenue" in doc.sections[3].text
+
+
+def test_docx_bold_body_size_headings_take_their_levels_from_their_labels():
+    d = docx.Document()
+    for text, bold in (("PART II", True), ("Item 7.", True), ("Our results improved.", None),
+                       ("Item 8. Financial Statements", True), ("See the tables.", None),
+                       ("PART III", True), ("Item 10. Directors", True), ("See the proxy statement.", None)):
+        _para(d, (text, bold))  # the labels' levels, as the plain-text parser reads them: PART > Item
+    doc = parse_bytes(_saved(d), path="filing.docx", doc_id="d")
+    assert [(s.level, s.title) for s in doc.sections[1:]] == [
+        (1, "PART II"), (2, "Item 7."), (2, "Item 8. Financial Statements"), (1, "PART III"),
+        (2, "Item 10. Directors")]
+
+
+def test_docx_bold_lead_ins_are_body_text_not_headings():
+    d = docx.Document()
+    _para(d, ("Warning:", True), (" unplug the unit before you open it.", None))
+    _para(d, ("Note", True), (" that the warranty ends after two years.", None))
+    _para(d, ("The fuse sits behind the panel. ", None), ("Never bypass it.", True))
+    _para(d, ("Tip:", True), (" Keep the receipt", None))  # short and unpunctuated: only the bold decides
+    _para(d, ("Spare fuses", True), (" come in the box", None))
+    doc = parse_bytes(_saved(d), path="manual.docx", doc_id="d")
+    assert [s.level for s in doc.sections] == [0]
+    assert doc.sections[0].text.splitlines()[0] == "Warning: unplug the unit before you open it."
+
+
+def test_docx_with_heading_styles_ignores_bold_paragraphs():
+    d = docx.Document(io.BytesIO(_docx()))
+    _para(d, ("Troubleshooting", True), size=16)  # bold and large, but the document uses Heading styles
+    _para(d, ("Restart the service.", None))
+    doc = parse_bytes(_saved(d), path="handbook.docx", doc_id="d")
+    assert [(s.level, s.path_str) for s in doc.sections] == [
+        (0, ""), (1, "Installation"), (2, "Installation > On Linux"), (1, "Reference"),
+        (2, "Reference > Tuning notes")]
+    assert doc.sections[4].text.splitlines()[-3:] == ["Troubleshooting", "", "Restart the service."]
 
 
 def test_pptx_slides_are_pages_with_titles_tables_and_notes():
