@@ -433,16 +433,17 @@ def metrics_page() -> str:
 
 
 def spans_section() -> list[str]:
-    """The OpenTelemetry spans: every ``span("name", attr=…)`` call of the packages."""
+    """The OpenTelemetry spans: every ``span("name", attr=…)`` call of the packages, and every Serve deployment
+    method's ``@traced_call("serve.<Deployment>.<method>")``."""
     found: dict[str, tuple[list[str], set[str]]] = {}
     for package in ("cluster", "pipelines", "serving", "offline", "cli"):
         for path in sorted((REPO / package).rglob("*.py")):
             text = path.read_text()
-            if "span(" not in text:
+            if "span(" not in text and "traced_call(" not in text:
                 continue
             for call in ast.walk(ast.parse(text)):
-                if (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "span"
-                        and call.args and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str)):
+                if (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+                        and call.func.id in ("span", "traced_call") and call.args and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str)):
                     files, attributes = found.setdefault(call.args[0].value, ([], set()))
                     where = str(path.relative_to(REPO))
                     if where not in files:
@@ -450,7 +451,9 @@ def spans_section() -> list[str]:
                     attributes.update(k.arg for k in call.keywords if k.arg)
     lines = ["## Trace spans\n",
              "OpenTelemetry spans (`cluster/telemetry/tracing.py`: always recorded, exported with "
-             "`telemetry.otel_exporter = \"console\"` or `\"otlp\"`), every `span(…)` call of the code:\n",
+             "`telemetry.otel_exporter = \"console\"` or `\"otlp\"`), every `span(…)` call of the code, and the "
+             "`serve.*` span of each Serve deployment call (`traced_call`; only while spans are exported, as a child "
+             "of the caller's span):\n",
              "| span | attributes | recorded in |", "|---|---|---|"]
     for name in sorted(found):
         files, attributes = found[name]

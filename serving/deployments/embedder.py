@@ -10,6 +10,7 @@ import numpy as np
 from ray import serve
 
 from cluster.config import StrataConfig
+from cluster.telemetry.tracing import traced_call
 from serving.embedding import QueryEncoder
 
 
@@ -31,8 +32,10 @@ class QueryEmbedder:
             i += len(texts)
         return out
 
+    @traced_call("serve.QueryEmbedder.embed")
     async def embed(self, texts: list[str], tenant: str) -> list[np.ndarray]:
         return await self._batched((texts, tenant)) if texts else []
 
+    @traced_call("serve.QueryEmbedder.ready")
     async def ready(self) -> str:
         return self.encoder.fingerprint

@@ -12,6 +12,7 @@ from ray import serve
 from ray.serve.handle import DeploymentHandle
 
 from cluster.config import StrataConfig
+from cluster.telemetry.tracing import trace_carrier
 from serving.api.api_router import build_fastapi_app
 from serving.index.handle import IndexHandle
 from serving.services.search import SearchService
@@ -19,7 +20,8 @@ from serving.services.stages import RetrievedRows, embed_then_retrieve
 
 
 class ServeStages:
-    """The :class:`~serving.services.stages.Stages` interface over Serve deployment handles."""
+    """The :class:`~serving.services.stages.Stages` interface over Serve deployment handles; every call carries
+    the current trace context (:func:`~cluster.telemetry.tracing.trace_carrier`)."""
 
     def __init__(self, embedder: DeploymentHandle, retriever: DeploymentHandle, expander: DeploymentHandle,
                  reranker: DeploymentHandle | None, index: IndexHandle, *, embed_in_retriever: bool = True) -> None:
@@ -28,32 +30,37 @@ class ServeStages:
         self.embed_in_retriever = embed_in_retriever
 
     async def embed(self, texts, tenant: str):
-        return await self.embedder.embed.remote(texts, tenant)
+        return await self.embedder.embed.remote(texts, tenant, trace_carrier=trace_carrier())
 
     async def retrieve(self, plan, vectors, filters, depth, tenant: str) -> RetrievedRows:
-        return await self.retriever.retrieve.remote(plan, vectors, filters, depth, tenant)
+        return await self.retriever.retrieve.remote(plan, vectors, filters, depth, tenant,
+                                                   trace_carrier=trace_carrier())
 
     async def embed_retrieve(self, plan, texts, filters, depth, tenant: str):
         if self.embed_in_retriever:  # one Serve hop: the retriever replica embeds the query itself
-            return await self.retriever.embed_retrieve.remote(plan, texts, filters, depth, tenant)
+            return await self.retriever.embed_retrieve.remote(plan, texts, filters, depth, tenant,
+                                                             trace_carrier=trace_carrier())
         return await embed_then_retrieve(self, plan, texts, filters, depth, tenant)
 
     async def rerank(self, query, texts):
         if self.reranker is None:
             raise RuntimeError("no cross-encoder deployed")
-        return await self.reranker.rerank.remote(query, texts)
+        return await self.reranker.rerank.remote(query, texts, trace_carrier=trace_carrier())
 
     async def expand(self, candidates, sections, vectors, target_texts, settings, tenant: str):
-        return await self.expander.expand.remote(candidates, sections, vectors, target_texts, settings, tenant)
+        return await self.expander.expand.remote(candidates, sections, vectors, target_texts, settings, tenant,
+                                                 trace_carrier=trace_carrier())
 
     async def index_version(self, tenant: str) -> str:
         return await asyncio.to_thread(self.index.version, tenant)
 
     async def ready(self) -> dict[str, str]:
-        calls = {"embedder": self.embedder.ready.remote(), "retriever": self.retriever.ready.remote(),
-                 "expander": self.expander.ready.remote()}
+        carrier = trace_carrier()
+        calls = {"embedder": self.embedder.ready.remote(trace_carrier=carrier),
+                 "retriever": self.retriever.ready.remote(trace_carrier=carrier),
+                 "expander": self.expander.ready.remote(trace_carrier=carrier)}
         if self.reranker is not None:
-            calls["reranker"] = self.reranker.ready.remote()
+            calls["reranker"] = self.reranker.ready.remote(trace_carrier=carrier)
         out = {name: str(await call) for name, call in calls.items()}
         out.setdefault("reranker", "off")
         return out

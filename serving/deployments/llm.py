@@ -15,6 +15,7 @@ from ray import serve
 from ray.serve.handle import DeploymentHandle
 
 from cluster.config import StrataConfig
+from cluster.telemetry.tracing import trace_carrier, traced_call
 from serving.llm.client import openai_engines
 from serving.llm.engine import VLLMEngine
 
@@ -27,13 +28,16 @@ class LLMDeployment:
         self.engine = VLLMEngine.start(llm, cfg.models.home)
         self.name = llm.model
 
+    @traced_call("serve.LLM.stream")  # LLMWriter and LLMVerifier
     async def stream(self, messages: list[dict[str, str]], max_tokens: int, temperature: float, schema: dict | None):
         async for event in self.engine.stream(messages, max_tokens=max_tokens, temperature=temperature, schema=schema):
             yield event
 
+    @traced_call("serve.LLM.count_tokens")  # LLMWriter and LLMVerifier
     async def count_tokens(self, messages: list[dict[str, str]]) -> int:
         return self.engine.count_tokens(messages)
 
+    @traced_call("serve.LLM.ready")  # LLMWriter and LLMVerifier
     async def ready(self) -> str:
         return self.name
 
@@ -69,7 +73,7 @@ class ServeLLM:
                 yield event
             return
         handle = self.handles[role].options(stream=True)
-        response = handle.stream.remote(messages, max_tokens, temperature, schema)
+        response = handle.stream.remote(messages, max_tokens, temperature, schema, trace_carrier=trace_carrier())
         try:
             async for event in response:
                 yield event
@@ -79,9 +83,9 @@ class ServeLLM:
     async def count_tokens(self, role, messages) -> int:
         if role in self.servers:
             return await self.servers[role].count_tokens(messages)
-        return await self.handles[role].count_tokens.remote(messages)
+        return await self.handles[role].count_tokens.remote(messages, trace_carrier=trace_carrier())
 
     async def ready(self) -> str:
         if "writer" in self.servers:
             return await self.servers["writer"].ready()
-        return await self.handles["writer"].ready.remote()
+        return await self.handles["writer"].ready.remote(trace_carrier=trace_carrier())

@@ -9,6 +9,7 @@ from __future__ import annotations
 from ray import serve
 
 from cluster.config import StrataConfig
+from cluster.telemetry.tracing import traced_call
 from serving.rerank import CrossEncoderReranker
 
 
@@ -30,8 +31,10 @@ class RerankerDeployment:
             i += len(texts)
         return out
 
+    @traced_call("serve.Reranker.rerank")
     async def rerank(self, query: str, texts: list[str]) -> list[float]:
         return await self._batched((query, texts)) if texts else []
 
+    @traced_call("serve.Reranker.ready")
     async def ready(self) -> str:
         return self.model.name

@@ -15,6 +15,7 @@ import asyncio
 from ray import serve
 
 from cluster.config import StrataConfig
+from cluster.telemetry.tracing import traced_call
 from serving.index.handle import IndexHandle
 from serving.services.stages import CrossEncoderJudge, RetrievedRows, embed_and_retrieve, retrieve_rows
 
@@ -33,15 +34,18 @@ class HybridRetrieverDeployment:
 
             self.encoder = QueryEncoder.load(cfg, threads=cfg.serve.embedder_threads)
 
+    @traced_call("serve.HybridRetriever.retrieve")
     async def retrieve(self, plan, vectors, filters, depth: int, tenant: str) -> RetrievedRows:
         return await asyncio.to_thread(retrieve_rows, self.index, plan, vectors, filters, depth, self.judge,
                                        tenant=tenant)
 
+    @traced_call("serve.HybridRetriever.embed_retrieve")
     async def embed_retrieve(self, plan, texts, filters, depth: int, tenant: str):
         if self.encoder is None:
             raise RuntimeError("serve.embed_in_retriever is off: the QueryEmbedder deployment embeds queries")
         return await asyncio.to_thread(embed_and_retrieve, self.encoder, self.index, plan, texts, filters, depth,
                                        self.judge, tenant=tenant)
 
+    @traced_call("serve.HybridRetriever.ready")
     async def ready(self) -> str:
         return await asyncio.to_thread(self.index.probe)
