@@ -559,6 +559,10 @@ class ServeConfig(_Section):
                                                              "ingress replica (429 beyond): a key holding slow "
                                                              "requests cannot take the replica's "
                                                              "max_ongoing_requests slots from other tenants")
+    max_in_flight_per_client: int = Field(32, ge=1, description="without API keys: requests one client address may "
+                                                                "have in flight in one ingress replica (429 beyond), "
+                                                                "so one client holding slow bodies leaves the rest of "
+                                                                "max_ongoing_requests to others")
 
 
 class RayConfig(_Section):

@@ -12,8 +12,9 @@ For a request under ``/v1/``, in this order:
    ``serve.rate_limit_per_s``; 0 = unlimited), bursts of ``max(1, 2 × rate)`` — else **429** with
    ``Retry-After`` (whole seconds, ≥ 1).
 3. **Answers in flight** per key on ``/v1/answer`` (``answer.max_concurrent_per_key``) → **429**.
-4. **Requests in flight** per key (``serve.max_in_flight_per_key``) → **429**: requests that hold
-   their ingress slot (a slow body, a long answer) cannot take all of ``serve.max_ongoing_requests``.
+4. **Requests in flight** per key (``serve.max_in_flight_per_key``; without keys, per client address:
+   ``serve.max_in_flight_per_client``) → **429**: requests that hold their ingress slot (a slow body, a
+   long answer) cannot take all of ``serve.max_ongoing_requests``.
 5. **Body size**: ``serve.max_body_bytes`` (``serve.max_upload_bytes`` for ``POST /v1/documents``) →
    **413**, from ``Content-Length`` at once, and counted while the body streams in (chunked bodies).
 6. **Body time**: the whole body within ``serve.body_timeout_s`` of the request reaching the ingress
@@ -166,15 +167,21 @@ class Guard:
     def end_answer(self, key: KeyInfo) -> None:
         _release(self.answers, key.id)
 
-    def start_request(self, key: KeyInfo) -> None:
-        limit = self.cfg.serve.max_in_flight_per_key
-        if self.in_flight.get(key.id, 0) >= limit:
-            raise Refused(429, f"{limit} requests already in flight for this API key (serve.max_in_flight_per_key); "
-                               "retry later", {"Retry-After": "1"})
-        self.in_flight[key.id] = self.in_flight.get(key.id, 0) + 1
+    def start_request(self, key: KeyInfo | None, client: str) -> str:
+        """Count one more request in flight for ``key`` (without keys: for the ``client`` address); the
+        returned holder goes back to :meth:`end_request`."""
+        if key is not None:
+            holder, limit, whose = key.id, self.cfg.serve.max_in_flight_per_key, "this API key (serve.max_in_flight_per_key)"
+        else:
+            holder, limit = f"client:{client}", self.cfg.serve.max_in_flight_per_client
+            whose = "this client address (serve.max_in_flight_per_client)"
+        if self.in_flight.get(holder, 0) >= limit:
+            raise Refused(429, f"{limit} requests already in flight for {whose}; retry later", {"Retry-After": "1"})
+        self.in_flight[holder] = self.in_flight.get(holder, 0) + 1
+        return holder
 
-    def end_request(self, key: KeyInfo) -> None:
-        _release(self.in_flight, key.id)
+    def end_request(self, holder: str) -> None:
+        _release(self.in_flight, holder)
 
 
 def _release(counts: dict[str, int], key_id: str) -> None:
@@ -235,7 +242,8 @@ class SecurityMiddleware:
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         upload = method == "POST" and path.rstrip("/") == UPLOAD_PATH
         key: KeyInfo | None = None
-        request_slot = answer_slot = False
+        answer_slot = False
+        holder: str | None = None  # who holds one of the in-flight slots (a key, or a client address)
         try:
             if guard.auth_on():
                 if sum(1 for k, _ in scope["headers"] if k.lower() == b"authorization") > 1:
@@ -253,15 +261,14 @@ class SecurityMiddleware:
                 if int(length) > limit:
                     raise Refused(413, f"request body of {int(length)} bytes is over the limit of {limit} bytes "
                                        f"({setting})")
-            if key is not None:
-                guard.start_request(key)
-                request_slot = True
-                if method == "POST" and path.rstrip("/") == "/v1/answer":
-                    guard.start_answer(key)
-                    answer_slot = True
+            client = scope.get("client")
+            holder = guard.start_request(key, client[0] if client else "unknown")
+            if key is not None and method == "POST" and path.rstrip("/") == "/v1/answer":
+                guard.start_answer(key)
+                answer_slot = True
         except Refused as exc:
-            if request_slot:
-                guard.end_request(key)
+            if holder is not None:
+                guard.end_request(holder)
             await error_response(exc.status, exc.message, exc.headers)(scope, receive, send)
             return
         except KeyStoreError as exc:
@@ -313,8 +320,8 @@ class SecurityMiddleware:
         finally:
             if answer_slot:
                 guard.end_answer(key)
-            if request_slot:
-                guard.end_request(key)
+            if holder is not None:
+                guard.end_request(holder)
 
 
 _CLOSE = {"Connection": "close"}

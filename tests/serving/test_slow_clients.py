@@ -22,9 +22,10 @@ pytestmark = pytest.mark.timeout(600)
 HELD = 70
 
 
-def _open_slow(host: str, port: int, key: str) -> socket.socket:
+def _open_slow(host: str, port: int, key: str | None) -> socket.socket:
     sock = socket.create_connection((host, port), timeout=5)
-    head = (f"POST /v1/search HTTP/1.1\r\nHost: {host}:{port}\r\nAuthorization: Bearer {key}\r\n"
+    auth = f"Authorization: Bearer {key}\r\n" if key else ""
+    head = (f"POST /v1/search HTTP/1.1\r\nHost: {host}:{port}\r\n{auth}"
             "Content-Type: application/json\r\nContent-Length: 50\r\n\r\n")
     sock.sendall(head.encode() + b'{"query": ')  # 10 of the 50 bytes, then nothing
     return sock
@@ -79,3 +80,50 @@ def test_one_key_with_stalled_bodies_cannot_starve_other_tenants(app):
         for sock in socks:
             sock.close()
         keys_path(cfg.storage.data_dir).unlink(missing_ok=True)
+
+
+def _search_from(source: str, host: str, port: int, body: bytes) -> tuple[int, dict, float]:
+    """POST /v1/search from the loopback address ``source`` (another client than 127.0.0.1)."""
+    import http.client
+    import json
+
+    started = time.monotonic()
+    conn = http.client.HTTPConnection(host, port, timeout=30, source_address=(source, 0))
+    try:
+        conn.request("POST", "/v1/search", body=body, headers={"Content-Type": "application/json"})
+        reply = conn.getresponse()
+        return reply.status, json.loads(reply.read()), time.monotonic() - started
+    finally:
+        conn.close()
+
+
+def test_without_keys_one_client_with_stalled_bodies_cannot_starve_another(app):
+    """The same probe with API keys off (the default): the stalled bodies all come from 127.0.0.1, and
+    beyond ``serve.max_in_flight_per_client`` they are refused at once, so another client (127.0.0.2)
+    is served while they are held."""
+    import json
+
+    url, cfg = app
+    parsed = urlparse(url)
+    assert not keys_path(cfg.storage.data_dir).exists()
+    body = json.dumps({"query": "How do I create a virtual environment?", "top_k": 3, "use_cache": False}).encode()
+    assert _search_from("127.0.0.2", parsed.hostname, parsed.port, body)[0] == 200
+    socks: list[socket.socket] = []
+    try:
+        socks = [_open_slow(parsed.hostname, parsed.port, None) for _ in range(HELD)]
+        opened = time.monotonic()
+        time.sleep(1.0)  # the held requests reach the ingress
+        status, reply, search_s = _search_from("127.0.0.2", parsed.hostname, parsed.port, body)
+        assert status == 200 and reply["hits"], reply
+        assert search_s < cfg.serve.body_timeout_s, search_s
+        with ThreadPoolExecutor(max_workers=16) as pool:
+            statuses = list(pool.map(lambda s: _status_of(s, cfg.serve.body_timeout_s + 20), socks))
+        socks = []
+        assert None not in statuses, statuses
+        assert set(statuses) <= {408, 429}, statuses
+        assert statuses.count(408) <= cfg.serve.max_in_flight_per_client, statuses
+        assert statuses.count(429) >= HELD - cfg.serve.max_in_flight_per_client, statuses
+        assert time.monotonic() - opened < cfg.serve.body_timeout_s + 20
+    finally:
+        for sock in socks:
+            sock.close()
