@@ -321,6 +321,12 @@ class LLMConfig(_Section):
                             "llm when the writer is served on GPUs (gpus > 0), else extractive (a 135M model on 2 "
                             "CPU cores writes worse answers than it quotes, minutes later). The verifier: 'openai' "
                             "= that server, anything else = a vLLM engine")
+    deployment: Literal["strata", "ray_serve_llm"] = Field(
+        "strata", description="kind 'llm', in the Serve app: 'ray_serve_llm' runs vLLM in Ray Serve's LLM API "
+                              "(ray.serve.llm.build_llm_deployment: vLLM's own OpenAI serving, Ray's placement "
+                              "groups, autoscaling and engine metrics; called over its handle, no HTTP route); "
+                              "'strata' runs it in Strata's LLMDeployment (serving/llm/engine.py). In-process "
+                              "commands (strata ask, eval) always use the latter")
     model: str = Field("smollm2-135m-instruct", description="the model's name: a folder under models.home (vLLM), "
                                                            "or the model the OpenAI-compatible server serves "
                                                            "(kind 'openai')")

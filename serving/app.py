@@ -54,6 +54,14 @@ def build_application(cfg: StrataConfig, cluster: dict[str, float] | None = None
     # the ingress calls that server itself).
     handles: dict[str, Any] = {"LLMWriter": None, "LLMVerifier": None}
     for name, llm, _ in cfg.answer.deployed_llms():
+        if llm.deployment == "ray_serve_llm":  # Ray Serve's LLM API: its LLMServer, placed by its own bundles
+            from ray.serve.llm import build_llm_deployment
+
+            from serving.llm.ray_serve_llm import ray_llm_config
+
+            handles[name] = build_llm_deployment(
+                ray_llm_config(llm, cfg.models.home, cpus=plan[name].cpus, gpus=llm.gpus), name_prefix=f"{name}:")
+            continue
         handles[name] = LLMDeployment.options(
             name=name, **opts(llm.replicas, plan[name].cpus, **({"num_gpus": llm.gpus} if llm.gpus else {}))).bind(
             config, "verifier" if name == "LLMVerifier" else "writer")

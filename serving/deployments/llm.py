@@ -57,6 +57,11 @@ class ServeLLM:
                  verifier: DeploymentHandle | None = None) -> None:
         self.servers = openai_engines(cfg)
         self.handles = {"writer": writer, "verifier": verifier or writer}
+        for role, llm in (("writer", cfg.answer.writer), ("verifier", cfg.answer.verifier or cfg.answer.writer)):
+            if role not in self.servers and llm.deployment == "ray_serve_llm" and self.handles[role] is not None:
+                from serving.llm.ray_serve_llm import RayServeLLM  # Ray Serve's LLMServer: the engine interface
+
+                self.servers[role] = RayServeLLM(llm, self.handles[role], cfg.models.home)
         missing = [r for r in ("writer", "verifier") if r not in self.servers and self.handles[r] is None]
         if missing:
             raise ValueError(f"no LLM deployment and no OpenAI-compatible server for the {' and '.join(missing)}")

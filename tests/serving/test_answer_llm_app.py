@@ -26,6 +26,13 @@ def test_generative_answer_is_cited_verified_or_falls_back(llm_app):
     fails verification (or degenerates) the extractive answerer answers instead: a cited answer comes
     back either way for this answerable question."""
     url, cfg = llm_app
+    from ray import serve
+
+    deployments = set(serve.status().applications[cfg.serve.app_name].deployments)
+    if cfg.answer.writer.deployment == "ray_serve_llm":  # Ray's LLMServer writes, Strata's engine is not deployed
+        assert "LLMWriter:smollm2-135m-instruct" in deployments and "LLMWriter" not in deployments, deployments
+    else:
+        assert "LLMWriter" in deployments, deployments
     response = ask(url, {"question": ANSWERABLE, "llm_analysis": True})
     body = response.json()
     assert response.status_code == 200 and "models" in body, (response.status_code, body)
