@@ -199,11 +199,12 @@ class IndexConfig(_Section):
         10, ge=1, le=1000, description="k-means iterations training IVF_PQ (LanceDB's default is 50): at 10 the build "
                                        "is 3-4x faster at the same recall@10 (bench/ingest_bench.py recall)")
     memory_search_mb: int = Field(
-        256, ge=0, description="readers keep the chunk vectors of an index that fits in this many MiB (float32: 100k "
-                               "chunks × 384 dims ≈ 146 MiB) in memory and search them exactly, per lance fragment: "
-                               "same hits as a flat LanceDB scan at ~1/30 of its CPU on 11k chunks, and faster than "
-                               "IVF_PQ with refine up to ~200k chunks (bench/serve_bench.py); larger indexes, and "
-                               "filtered searches, use LanceDB's search; 0: always LanceDB's")
+        256, ge=0, description="readers keep chunk vectors in memory, up to this many MiB per process across "
+                               "every index they have open (float32: 100k chunks × 384 dims ≈ 146 MiB; with many "
+                               "tenants the least recently searched give theirs back), and search them exactly, "
+                               "per lance fragment: same hits as a flat LanceDB scan at ~1/10 of its CPU on 11k "
+                               "chunks, and faster than IVF_PQ with refine up to ~200k chunks (bench/serve_bench.py); "
+                               "a larger index, and filtered searches, use LanceDB's search; 0: always LanceDB's")
     nprobes: int = Field(20, ge=1, description="IVF partitions probed per ANN query")
     refine_factor: int = Field(10, ge=1, description="ANN candidates re-ranked exactly: refine_factor × k")
     reindex_unindexed_fraction: float = Field(0.2, ge=0, le=1, description="retrain when this share of rows is "

@@ -97,3 +97,29 @@ def test_ties_and_zero_vectors(tmp_path, k) -> None:
     dataset = lance.write_dataset(data, str(tmp_path / "t.lance"))
     hit = MemoryVectors(["chunk_id"]).search(dataset, [np.array([2.0, 0.0])], k=k)[0]
     assert hit.column("chunk_id").to_pylist() == ["a", "b", "z", "y"][:k]  # ties in table order; zero row at cos 0
+
+
+def test_one_budget_for_every_index_of_the_process(tmp_path) -> None:
+    """Two tenants' indexes under a budget that holds one: searching the second gives the first's vectors
+    back, and its next search loads them again, with the same hits."""
+    from cluster.store.memory_vectors import BUDGET as budget
+
+    rng = np.random.default_rng(5)
+    stores = []
+    for name in ("a", "b"):
+        store = LanceStore.open(load_config(storage={"data_dir": tmp_path / name}).storage, dim=DIM, create=True)
+        store.table(CHUNKS).add(_rows(rng, 0, 400))
+        stores.append(store)
+    one = 400 * DIM * 4
+    limit = int(one * 1.6)  # room for one index's vectors (and ids), not two
+    index = load_config().index.model_copy(update={"memory_search_mb": limit / 2**20})
+    q = [rng.standard_normal(DIM).astype(np.float32)]
+    first = stores[0].vector_search_many(CHUNKS, q, k=5, index=index, columns=["chunk_id"])[0]
+    assert one <= budget.held_bytes() <= limit
+    stores[1].vector_search_many(CHUNKS, q, k=5, index=index, columns=["chunk_id"])
+    assert one <= budget.held_bytes() <= limit  # the first index gave its vectors back
+    held = [m for s in stores for m in s._memory.values()]
+    assert [bool(m._current) for m in held] == [False, True]
+    again = stores[0].vector_search_many(CHUNKS, q, k=5, index=index, columns=["chunk_id"])[0]
+    assert again.column("chunk_id").to_pylist() == first.column("chunk_id").to_pylist()
+    assert [bool(m._current) for m in held] == [True, False] and budget.held_bytes() <= limit

@@ -267,7 +267,7 @@ class LanceStore:
         if columns and not where and self._fits_memory(name, index):
             key = (name, tuple(columns))
             memory = self._memory.get(key) or self._memory.setdefault(key, MemoryVectors(list(columns)))
-            return memory.search(self._dataset(name), batch, k)
+            return memory.search(self._dataset(name), batch, k, limit_bytes=index.memory_search_mb * 2**20)
         query = self.table(name).search(batch if len(batch) > 1 else batch[0],
                                         vector_column_name="vector").distance_type("cosine")
         if self.has_vector_index(name):

@@ -10,7 +10,8 @@ same rows and distances as LanceDB's flat cosine search (``1 - cos``), and never
 The copy follows the committed version without re-reading it whole: vectors are cached per lance
 fragment, keyed by the fragment's metadata (its data files and deletion file), so a commit that
 appends fragments loads only those, a delete reloads only the fragments it touched, and a compaction
-reloads the table once.
+reloads the table once. One budget per process (:data:`BUDGET`, ``index.memory_search_mb``) bounds what
+all its indexes hold together: a replica serving many tenants keeps the most recently searched ones.
 
 >>> import lance, numpy as np, pyarrow as pa, tempfile
 >>> vectors = np.eye(3, dtype=np.float32)
@@ -26,6 +27,9 @@ reloads the table once.
 from __future__ import annotations
 
 import threading
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -52,21 +56,69 @@ def _unit_rows(matrix: np.ndarray) -> np.ndarray:
     return matrix / np.where(norms > 0, norms, 1.0)
 
 
+class MemoryBudget:
+    """One limit on the vectors every :class:`MemoryVectors` of this process holds (a replica serving many
+    tenants opens an index each): admitting one past the limit makes the least recently searched give
+    theirs back (their next search loads them again)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._held: OrderedDict[int, tuple[weakref.ref, int]] = OrderedDict()  # id(cache) -> (cache, bytes)
+
+    def held_bytes(self) -> int:
+        with self._lock:
+            return sum(n for _, n in self._held.values())
+
+    def admit(self, owner: "MemoryVectors", nbytes: int, limit: int, install: Callable[[], None]) -> None:
+        """Make room for ``nbytes`` of ``owner`` under ``limit`` (others dropped, least recent first), then
+        ``install`` them: both under this budget's lock, so nothing is held that is not counted."""
+        with self._lock:
+            self._held.pop(id(owner), None)
+            total = sum(n for _, n in self._held.values())
+            while self._held and total + nbytes > limit:
+                _, (ref, n) = self._held.popitem(last=False)
+                total -= n
+                other = ref()
+                if other is not None:
+                    other._drop()
+            install()
+            self._held[id(owner)] = (weakref.ref(owner), nbytes)
+
+    def touch(self, owner: "MemoryVectors") -> None:
+        with self._lock:
+            if id(owner) in self._held:
+                self._held.move_to_end(id(owner))
+
+    def forget(self, key: int) -> None:
+        with self._lock:
+            self._held.pop(key, None)
+
+
+BUDGET = MemoryBudget()  # the process's: ``index.memory_search_mb`` bounds what all its indexes hold together
+
+
 class MemoryVectors:
     """The vectors and ``id_columns`` of one table, per fragment, for exact cosine search; thread-safe."""
 
-    def __init__(self, id_columns: list[str], vector_column: str = "vector") -> None:
+    def __init__(self, id_columns: list[str], vector_column: str = "vector", budget: MemoryBudget = BUDGET) -> None:
         self.id_columns = list(id_columns)
         self.vector_column = vector_column
+        self.budget = budget
         self._fragments: dict[str, _Fragment] = {}  # fragment metadata (as JSON) -> its cached rows
         self._version: object = None
         self._current: list[_Fragment] = []
         self._lock = threading.Lock()
+        weakref.finalize(self, budget.forget, id(self))
 
-    def _load(self, dataset) -> list[_Fragment]:
+    def _drop(self) -> None:
+        """Give the vectors back (called by the budget, under its lock; a search under way keeps its list)."""
+        self._fragments, self._current, self._version = {}, [], None
+
+    def _load(self, dataset, limit_bytes: int) -> list[_Fragment]:
         """The fragments of ``dataset``'s version, reusing those cached under identical metadata."""
         with self._lock:
             if self._version == dataset.version:
+                self.budget.touch(self)
                 return self._current
             kept: dict[str, _Fragment] = {}
             for fragment in dataset.get_fragments():
@@ -79,14 +131,19 @@ class MemoryVectors:
                     matrix = column.flatten().to_numpy(zero_copy_only=False).reshape(-1, width)
                     cached = _Fragment(table.select(self.id_columns), _unit_rows(matrix.astype(np.float32)))
                 kept[key] = cached
-            self._fragments, self._version = kept, dataset.version
-            self._current = [f for f in kept.values() if f.unit.shape[0]]
-            return self._current
+            current = [f for f in kept.values() if f.unit.shape[0]]
 
-    def search(self, dataset, vectors: list[np.ndarray], k: int) -> list[pa.Table]:
+            def install() -> None:
+                self._fragments, self._version, self._current = kept, dataset.version, current
+
+            self.budget.admit(self, sum(f.unit.nbytes + f.ids.nbytes for f in current), limit_bytes, install)
+            return current
+
+    def search(self, dataset, vectors: list[np.ndarray], k: int, *, limit_bytes: int = 2**62) -> list[pa.Table]:
         """The ``k`` rows nearest to each of ``vectors`` (cosine), best first: the id columns and
-        ``_distance`` (``1 - cos``), as LanceDB's search returns them."""
-        fragments = self._load(dataset)
+        ``_distance`` (``1 - cos``), as LanceDB's search returns them. ``limit_bytes``: what the budget
+        lets this process's caches hold together (loading this one may drop others)."""
+        fragments = self._load(dataset, limit_bytes)
         queries = _unit_rows(np.stack([np.asarray(v, dtype=np.float32) for v in vectors]))
         schema = pa.schema([*(dataset.schema.field(c) for c in self.id_columns), pa.field("_distance", pa.float32())])
         if not fragments:
