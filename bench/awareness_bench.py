@@ -196,12 +196,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--skip-ingest", action="store_true", help="use the existing index as is")
     ap.add_argument("--check", action="store_true", help="only check that every evidence text is in the index")
     ap.add_argument("--no-record", action="store_true", help=f"do not append to {RESULTS.relative_to(REPO)}")
+    ap.add_argument("--awareness", action="append", default=[], metavar="KEY=VALUE",
+                    help="override an awareness.* setting (JSON value), e.g. --awareness expansion_max_tokens=800")
     args = ap.parse_args(argv)
 
     work = args.work.expanduser()
     questions = load_questions(args.questions)
     budgets = [int(b) for b in args.budgets.split(",") if b.strip()]
-    cfg = make_config(work)
+    overrides = {k: json.loads(v) for k, _, v in (a.partition("=") for a in args.awareness)}
+    cfg = make_config(work, **({"awareness": overrides} if overrides else {}))
     ingest_summary = None
     if not args.skip_ingest:
         n = build_corpus(work / "corpus")

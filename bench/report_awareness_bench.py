@@ -102,6 +102,8 @@ def main() -> int:
     ap.add_argument("--top-k", type=int, default=TOP_K)
     ap.add_argument("--skip-ingest", action="store_true")
     ap.add_argument("--no-record", action="store_true")
+    ap.add_argument("--awareness", action="append", default=[], metavar="KEY=VALUE",
+                    help="override an awareness.* setting (JSON value), e.g. --awareness expansion_max_tokens=800")
     args = ap.parse_args()
     from cluster.config import scripted_config
     from offline.eval.retrieval_job import ingest_corpus
@@ -109,7 +111,8 @@ def main() -> int:
     from serving.services.local import SearchPipeline
 
     work = args.work.expanduser()
-    cfg = scripted_config(work)
+    overrides = {k: json.loads(v) for k, _, v in (a.partition("=") for a in args.awareness)}
+    cfg = scripted_config(work, **({"awareness": overrides} if overrides else {}))
     if not args.skip_ingest:
         n = build_corpus(work / "corpus")
         print(f"{n} reports → {work / 'corpus'}; ingesting …", flush=True)

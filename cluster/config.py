@@ -271,6 +271,12 @@ class AwarenessConfig(_Section):
     neighbours: Literal["turns", "leftover"] = Field(
         "turns", description="turns: the hits' neighbourhoods take turns with the section tier, outline and excerpts; "
                              "leftover: they get only the room left after those and the remaining whole hits")
+    expansion_max_tokens: int = Field(
+        800, ge=0, le=200_000, description="the expansion units (section tier, neighbours, outline, excerpts) take "
+                                           "the budget's last 40%, but at most this many tokens: above a 2,000-token "
+                                           "budget the rest goes to further whole hits (at 4k: long manuals .939/.844 "
+                                           "→ .970/.875 tune/test, Debian two-evidence .952 → .968, business reports "
+                                           ".983 unchanged; docs/evaluation.md); 0: no cap")
     budget_tokens: int = Field(2000, ge=64, le=200_000, description="default token budget of a context pack")
     max_targets: int = Field(4, ge=1, le=16, description="sub-questions a multi-target query is split into")
 

@@ -3,7 +3,8 @@ section-tier matches, within a token budget.
 
 Budget policy (documented in the README): each target's best ``min_hits_per_target`` hits are
 seated first (the budget permitting), then further direct hits in rank order up to ``1 -
-expansion_share`` of the budget. Then three kinds of unit take turns, one each: the section
+expansion_share`` of the budget (the expansion's share is at most ``expansion_max_tokens``: a large
+budget's rest goes to whole hits). Then three kinds of unit take turns, one each: the section
 tier's best chunks (sections relevant to the query whose chunks missed the pack; the chunk the
 retriever ranked best in the section, else the one most similar to the target), the neighbourhoods
 of the top hits (``window``: ±n chunks; ``heading``: ±n within the hit's section; ``section``: the
@@ -46,6 +47,7 @@ class ExpansionSettings:
     min_hits_per_target: int = 3
     excerpt_tokens: int = 0
     neighbours: str = "turns"
+    expansion_max_tokens: int = 800
 
     @classmethod
     def from_config(cls, cfg: StrataConfig, **overrides) -> "ExpansionSettings":
@@ -54,7 +56,7 @@ class ExpansionSettings:
                       parents=a.parents, siblings=a.siblings, max_siblings=a.max_siblings,
                       summary_tokens=a.summary_tokens,
                       min_hits_per_target=a.min_hits_per_target, excerpt_tokens=a.excerpt_tokens,
-                      neighbours=a.neighbours)
+                      neighbours=a.neighbours, expansion_max_tokens=a.expansion_max_tokens)
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)
 
@@ -183,7 +185,11 @@ class AwarenessExpander:
         rows = self.view.chunks_by_id(c.chunk_id for c in direct)
         direct = [c for c in direct if c.chunk_id in rows]
         counts = {"direct": 0, "section_tier": 0, "neighbour": 0, "parent": 0, "sibling": 0, "excerpt": 0}
-        first_limit = max(int(settings.budget_tokens * (1 - settings.expansion_share)), 1)
+        share = int(settings.budget_tokens * settings.expansion_share)  # the expansion units' room
+        capped = 0 < settings.expansion_max_tokens < share  # a large budget: the rest of it goes to whole hits
+        if capped:
+            share = settings.expansion_max_tokens
+        first_limit = max(settings.budget_tokens - share, 1)
 
         seated: dict[str | None, set[str]] = {}  # target → its hits in the pack
 
@@ -217,10 +223,11 @@ class AwarenessExpander:
             # the excerpts of the hits below the whole ones share the room, one unit each in turn
             later = around_hits if settings.neighbours == "leftover" else []
             turns = [tier, outline, excerpts] if later else [tier, around_hits, outline, excerpts]
+            room = min(budget.total, budget.used + share) if capped else None
             for key, piece in _interleave(*turns):
                 if piece.ordinal < 0 and piece.section_id in {p.section_id for p in budget.pieces.values()}:
                     continue  # a summary of a section the pack already quotes
-                if budget.add(key, piece):
+                if budget.add(key, piece, limit=room):
                     counts[piece.reasons[0]["kind"] if piece.reasons[0]["kind"] != "section" else "neighbour"] += 1
             seeds = [(key, piece) for key, piece in tier if budget.has(key)]
             if later:
