@@ -27,10 +27,13 @@ def _rows(rng: np.random.Generator, start: int, n: int) -> pa.Table:
 
 
 def _same(store: LanceStore, queries: list[np.ndarray], k: int) -> None:
+    """``store``'s in-memory search against LanceDB's own (a second reader with memory search off)."""
     on = load_config(index={"memory_search_mb": 64}).index
     off = load_config(index={"memory_search_mb": 0}).index
+    reader = LanceStore(store.db, store.dim)
+    reader._tables = {CHUNKS: store.db.open_table(CHUNKS)}
     got = store.vector_search_many(CHUNKS, queries, k=k, index=on, columns=["chunk_id", "doc_id"])
-    want = store.vector_search_many(CHUNKS, queries, k=k, index=off, columns=["chunk_id", "doc_id"])
+    want = reader.vector_search_many(CHUNKS, queries, k=k, index=off, columns=["chunk_id", "doc_id"])
     assert len(got) == len(want) == len(queries)
     for g, w in zip(got, want):
         assert g.column("chunk_id").to_pylist() == w.column("chunk_id").to_pylist()
@@ -123,3 +126,7 @@ def test_one_budget_for_every_index_of_the_process(tmp_path) -> None:
     again = stores[0].vector_search_many(CHUNKS, q, k=5, index=index, columns=["chunk_id"])[0]
     assert again.column("chunk_id").to_pylist() == first.column("chunk_id").to_pylist()
     assert [bool(m._current) for m in held] == [True, False] and budget.held_bytes() <= limit
+    tiny = index.model_copy(update={"memory_search_mb": one / 2 / 2**20})  # the index outgrew the limit
+    lance_hits = stores[0].vector_search_many(CHUNKS, q, k=5, index=tiny, columns=["chunk_id"])[0]
+    assert lance_hits.column("chunk_id").to_pylist() == first.column("chunk_id").to_pylist()
+    assert not stores[0]._memory  # its copy is given back, not kept beside LanceDB's search

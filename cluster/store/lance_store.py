@@ -264,10 +264,12 @@ class LanceStore:
         if not vectors:
             return []
         batch = [np.asarray(v, dtype=np.float32) for v in vectors]
-        if columns and not where and self._fits_memory(name, index):
-            key = (name, tuple(columns))
-            memory = self._memory.get(key) or self._memory.setdefault(key, MemoryVectors(list(columns)))
-            return memory.search(self._dataset(name), batch, k, limit_bytes=index.memory_search_mb * 2**20)
+        key = (name, tuple(columns or ()))
+        if columns and not where:
+            if self._fits_memory(name, index):
+                memory = self._memory.get(key) or self._memory.setdefault(key, MemoryVectors(list(columns)))
+                return memory.search(self._dataset(name), batch, k, limit_bytes=index.memory_search_mb * 2**20)
+            self._memory.pop(key, None)  # the table outgrew the limit: its copy goes (and leaves the budget)
         query = self.table(name).search(batch if len(batch) > 1 else batch[0],
                                         vector_column_name="vector").distance_type("cosine")
         if self.has_vector_index(name):
