@@ -113,6 +113,22 @@ def build_corpus(out: Path, cache: Path = DEBIAN_CACHE) -> int:
     return len(links)
 
 
+def add_awareness_option(ap: argparse.ArgumentParser) -> None:
+    """``--awareness KEY=VALUE`` (repeatable): an ``awareness.*`` setting for this run (a JSON value)."""
+    ap.add_argument("--awareness", action="append", default=[], metavar="KEY=VALUE",
+                    help="override an awareness.* setting (JSON value), e.g. --awareness expansion_max_tokens=800")
+
+
+def awareness_overrides(args: argparse.Namespace) -> dict:
+    """The ``scripted_config`` keyword arguments of ``--awareness`` (none given: none).
+
+    >>> awareness_overrides(argparse.Namespace(awareness=["window=0", 'mode="section"']))
+    {'awareness': {'window': 0, 'mode': 'section'}}
+    """
+    overrides = {k: json.loads(v) for k, _, v in (a.partition("=") for a in args.awareness)}
+    return {"awareness": overrides} if overrides else {}
+
+
 def make_config(work: Path, **overrides):
     """The bench's config: the cross-encoder is off in every configuration (the comparison is about
     what fills the pack; the reranker would cost ~2 s of CPU per sub-question here)."""
@@ -196,15 +212,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--skip-ingest", action="store_true", help="use the existing index as is")
     ap.add_argument("--check", action="store_true", help="only check that every evidence text is in the index")
     ap.add_argument("--no-record", action="store_true", help=f"do not append to {RESULTS.relative_to(REPO)}")
-    ap.add_argument("--awareness", action="append", default=[], metavar="KEY=VALUE",
-                    help="override an awareness.* setting (JSON value), e.g. --awareness expansion_max_tokens=800")
+    add_awareness_option(ap)
     args = ap.parse_args(argv)
 
     work = args.work.expanduser()
     questions = load_questions(args.questions)
     budgets = [int(b) for b in args.budgets.split(",") if b.strip()]
-    overrides = {k: json.loads(v) for k, _, v in (a.partition("=") for a in args.awareness)}
-    cfg = make_config(work, **({"awareness": overrides} if overrides else {}))
+    cfg = make_config(work, **awareness_overrides(args))
     ingest_summary = None
     if not args.skip_ingest:
         n = build_corpus(work / "corpus")

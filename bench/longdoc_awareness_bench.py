@@ -40,6 +40,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from bench.awareness_bench import add_awareness_option, awareness_overrides  # noqa: E402
+
 from offline.eval.evidence import locate, piece_found  # noqa: E402
 from offline.eval.qa_format import Evidence, QAFormatError  # noqa: E402
 
@@ -154,16 +156,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--check", action="store_true", help="only check the evidence spans against the index")
     ap.add_argument("--no-record", action="store_true")
     ap.add_argument("--label", default="", help="a note stored with the result rows")
-    ap.add_argument("--awareness", action="append", default=[], metavar="KEY=VALUE",
-                    help="override an awareness.* setting (JSON value), e.g. --awareness window=0")
+    add_awareness_option(ap)
     args = ap.parse_args(argv)
     from cluster.config import scripted_config
     from offline.eval.retrieval_job import ingest_corpus
     from serving.services.local import SearchPipeline
 
     work = args.work.expanduser()
-    overrides = {k: json.loads(v) for k, _, v in (a.partition("=") for a in args.awareness)}
-    cfg = scripted_config(work, **({"awareness": overrides} if overrides else {}))
+    cfg = scripted_config(work, **awareness_overrides(args))
     ingest = None
     if not args.skip_ingest:
         print(f"{build_corpus(work / 'corpus')} manuals → {work / 'corpus'}; ingesting …", flush=True)

@@ -34,6 +34,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from bench.awareness_bench import add_awareness_option, awareness_overrides  # noqa: E402
+
 DATA = REPO.parent / "shared" / "data" / "business-reports"
 QRELS = REPO / "bench" / "data" / "business-reports-qrels.tsv"
 WORK = Path.home() / ".cache" / "strata-bench" / "reports-merged"
@@ -102,8 +104,7 @@ def main() -> int:
     ap.add_argument("--top-k", type=int, default=TOP_K)
     ap.add_argument("--skip-ingest", action="store_true")
     ap.add_argument("--no-record", action="store_true")
-    ap.add_argument("--awareness", action="append", default=[], metavar="KEY=VALUE",
-                    help="override an awareness.* setting (JSON value), e.g. --awareness expansion_max_tokens=800")
+    add_awareness_option(ap)
     args = ap.parse_args()
     from cluster.config import scripted_config
     from offline.eval.retrieval_job import ingest_corpus
@@ -111,8 +112,7 @@ def main() -> int:
     from serving.services.local import SearchPipeline
 
     work = args.work.expanduser()
-    overrides = {k: json.loads(v) for k, _, v in (a.partition("=") for a in args.awareness)}
-    cfg = scripted_config(work, **({"awareness": overrides} if overrides else {}))
+    cfg = scripted_config(work, **awareness_overrides(args))
     if not args.skip_ingest:
         n = build_corpus(work / "corpus")
         print(f"{n} reports → {work / 'corpus'}; ingesting …", flush=True)
