@@ -406,6 +406,17 @@ def test_dashboards_and_alerts_against_a_real_prometheus(prometheus, ray_session
                            ('ray_strata_query_candidates_count', search)):
             prom.wait_for(f"sum(increase({expr}[5m])) > 0", timeout=60, poke=poke)
 
+        # 6b. Ray Data's series (the ingest panel's rows per operator) come from its stats actor, which sets them
+        #     while a dataset runs and not after: the metrics agent stops exporting them 120 s after the last
+        #     ingest and an instant query loses them 5 min later. On a loaded machine steps 4-6 can outlast that,
+        #     so a one-file ingest brings them back, as a running ingest would on a live dashboard.
+        if not prom.has("ray_data_output_rows"):
+            late = tmp_path / "late"
+            late.mkdir()
+            (late / "late.md").write_text("# Late\n\nA late page so that Ray Data reports its operators again.\n")
+            run_ingest(cfg, late, source="late")
+            prom.wait_for("ray_data_output_rows", timeout=90)
+
         # 7. Every dashboard query returns data (or is exempt, with its reason), and a number, not NaN.
         empty, checked, nan_only = [], 0, []
         for board, title, legend, expr in panel_queries():
