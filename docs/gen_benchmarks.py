@@ -422,9 +422,12 @@ def sec_answers() -> list[str]:
                      f"threshold {num(c.get('threshold'), 4)}, fitted on {fitted}, balanced accuracy "
                      f"{num(c.get('balanced_accuracy', c.get('dev_balanced_accuracy')))} "
                      f"({src('answer-quality.jsonl')}).\n")
-        if last.get("sets"):
-            lines.append("Every answer set with that model, through the in-process answer path on the defaults "
-                         "(fitted: the model was fitted on it; the encyclopedic kind is never fitted on):\n")
+        newest = next((r for r in reversed(rows_of("answer-quality.jsonl"))
+                       if r.get("sets") and all("answer_rate" in s for s in r["sets"])), None)
+        if newest is not None:
+            last = newest
+            lines.append(f"Every answer set with that model ({stamp(last)}), through the in-process answer path on the "
+                         "defaults (fitted: the model was fitted on it; the encyclopedic kind is never fitted on):\n")
             lines += table(["QA set", "kind", "fitted", "answered when answerable", "refused when unanswerable",
                             "citation precision", "contains gold", "EM", "latency p50 ms"],
                            [[r["set"], r.get("kind", ""), "yes" if r.get("fitted") else "no", num(r.get("answer_rate")),

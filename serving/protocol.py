@@ -366,8 +366,11 @@ class ExtractiveInfo(BaseModel):
 
     score: float | None = Field(None, description="the answerability score (calibrated logit)")
     threshold: float = Field(description="answerability threshold (calibrated, stored with the cross-encoder)")
-    features: dict[str, float] = Field(default_factory=dict, description="cross_encoder (best sentence logit), "
-                                       "coverage (of the question by a top sentence), answer_type (+1/0/-1)")
+    features: dict[str, float] = Field(default_factory=dict, description="the answerability features: cross_encoder "
+                                       "(best sentence logit), coverage (of the question by a top sentence), "
+                                       "value_coverage / value_missing (sentences holding the asked-for value), "
+                                       "focus / value_focus (what is asked about the subject), short_gap, "
+                                       "question_words")
     answerable: bool
     sentences_scored: int = 0
     note: str | None = Field(None, description="why the extractive answerer ran as a fallback")

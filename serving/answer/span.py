@@ -35,7 +35,7 @@ _QUOTED = re.compile(r"[\"“']([^\"”']{2,60})[\"”']")
 
 _ASKS_NUMBER = re.compile(r"\bhow (?:many|much|long|large|big|old)\b|\bwhat (?:percentage|number|size|value)\b|"
                           r"\b(?:default|maximum|minimum|max|min) (?:\w+ )?(?:value|number|size|interval|limit)\b|"
-                          r"\bin (?:seconds|bytes|bits|minutes|percent|characters)\b", re.IGNORECASE)
+                          r"\bin (?:seconds|bytes|bits|minutes|percent|characters)\b|^\s*(?:ب)?كم\s", re.IGNORECASE)
 _ASKS_VERSION = re.compile(r"\b(?:which|what) (?:[\w.+-]+ ){0,3}(?:version|release)\b", re.IGNORECASE)
 _ASKS_YEAR = re.compile(r"\b(?:which|what) year\b|\bwhen\b", re.IGNORECASE)
 _ASKS_NAME = re.compile(r"\b(?:which|what) (?:\w+ ){0,2}(?:flag|option|command|call|function|operation|"
@@ -61,13 +61,13 @@ def _first_new(pattern: re.Pattern, sentences: Sequence[str], asked: set[str]) -
     return None
 
 
-_ASKS_YEAR = re.compile(r"\b(?:which|what) year\b", re.IGNORECASE)
+_ASKS_YEAR = re.compile(r"\b(?:which|what) year\b|في\s+[اأإ]ي\s+(?:عام|سنة)", re.IGNORECASE)
 _ASKS_QUANTITY = re.compile(r"\bwhat\b[^?]{0,60}?\b(?:share|percentage|proportion|rate|ratio|margin|level|amount|"
                             r"price|cost|growth|inflation|revenue|demand|return|figure|valuation)s?\b|"
                             r"\bby (?:how much|what (?:percentage|margin|factor))\b", re.IGNORECASE)
 #: "When did/was/were …" asks for a date; "When must/does/is …" mostly for a condition ("while the reactor
 #: runs", "after a fork"), which has no value to check.
-_ASKS_DATE = re.compile(r"^\s*when\s+(?:did|was|were|had)\b|\b(?:on )?what (?:date|day)\b", re.IGNORECASE)
+_ASKS_DATE = re.compile(r"^\s*when\s+(?:did|was|were|had)\b|\b(?:on )?what (?:date|day)\b|^\s*مت[ىي]\s", re.IGNORECASE)
 _ASKS_PLACE = re.compile(r"^\s*where\b|\b(?:in|at|from|to) (?:which|what) (?:\w+ ){0,2}?(?:city|town|village|country|state|"
                          r"county|province|region|district|neighbou?rhood|borough|university|college|institute|"
                          r"school|place)\b", re.IGNORECASE)
@@ -193,6 +193,8 @@ def expected_type(question: str) -> str | None:
     ('yes/no', None)
     >>> expected_type("Why do futexes exist?") is None
     True
+    >>> expected_type("متى ولد جنكيز خان؟"), expected_type("كم يبلغ عدد سكان مكة؟")  # Arabic: when, how many
+    ('date', 'number')
     """
     return next((kind for kind, asks in _KINDS if asks.search(question)), None)
 
