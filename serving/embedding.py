@@ -53,7 +53,7 @@ class QueryEncoder:
                 metrics.cache_requests.inc(len(missing), tags={"cache": "embedding", "result": "miss"})
         if missing:
             unique = list(dict.fromkeys(items[i][1] for i in missing))
-            vectors = dict(zip(unique, self.embedder.embed(unique)))
+            vectors = dict(zip(unique, self.embedder.embed(unique, kind="query")))
             for i in missing:
                 tenant, text = items[i]
                 out[i] = vectors[text]

@@ -10,7 +10,7 @@ import pytest
 from cluster.config import EmbedderConfig, IngestConfig, load_config
 from cluster.models.embedder import Embedder
 from cluster.models.registry import resolve_embedder
-from cluster.models.tokenizer import input_tokenizer
+from cluster.models.tokenizer import input_tokenizer, passage_encoder
 from cluster.store.lance_store import LanceStore
 from cluster.store.schema import CHUNKS, SECTIONS
 from pipelines.records import PARSED_SCHEMA, TOKEN_ID_FIELDS, chunk_input, summary_input
@@ -56,7 +56,7 @@ def test_parse_rows_carry_ids_of_exactly_their_embed_inputs(tmp_path):
     item = {"doc_id": "d", "source": "s", "path": str(path), "relpath": "guide.md", "size": 1, "mtime_ns": 0}
     plain = process_file(item, tokenizer=tokenizer, config=config, max_file_bytes=10**6)
     row = process_file(item, tokenizer=tokenizer, config=config, max_file_bytes=10**6,
-                       ids_tokenizer=input_tokenizer(resolve_embedder(cfg.models)))
+                       encode_ids=passage_encoder(resolve_embedder(cfg.models)))
     assert plain.get("chunk_token_ids") is None and row["chunks"] == plain["chunks"]
     assert len(row["chunks"]) > 2
     assert row["chunk_token_ids"] == _ids([chunk_input(c) for c in row["chunks"]])
@@ -107,3 +107,47 @@ def test_an_ingest_with_token_ids_indexes_the_same_vectors(tmp_path, corpus_copy
         a, b = _vectors(plain_cfg, table, key), _vectors(ids_cfg, table, key)
         assert a.keys() == b.keys() and a
         assert max(float(np.abs(a[k] - b[k]).max()) for k in a) < 1e-5, table
+
+
+@pytest.fixture(scope="module")
+def prefixed_dir(tmp_path_factory):
+    """The installed MiniLM with e5-style prefixes in its manifest (the weights linked, not copied)."""
+    from cluster.models.manifest import read_manifest
+
+    source = resolve_embedder(load_config().models).path
+    target = tmp_path_factory.mktemp("prefixed")
+    for f in source.iterdir():
+        if f.is_file() and f.name != "strata-model.json":
+            (target / f.name).symlink_to(f)
+    manifest = read_manifest(source).model_copy(update={"name": "minilm-prefixed", "query_prefix": "query: ",
+                                                        "passage_prefix": "passage: "})
+    manifest.write(target)
+    return target
+
+
+def test_a_models_prefixes_go_before_its_queries_and_passages_on_every_path(prefixed_dir, tmp_path):
+    from serving.embedding import QueryEncoder
+
+    plain = Embedder.load(resolve_embedder(load_config().models), EmbedderConfig(threads=1))
+    cfg = load_config(models={"embedder_dir": str(prefixed_dir)})
+    resolved = resolve_embedder(cfg.models)
+    prefixed = Embedder.load(resolved, EmbedderConfig(threads=1))
+    texts = TEXTS[:3]
+    # The manifest's prefixes are part of what an index must match; a manifest without them keeps its fingerprint.
+    assert resolved.manifest.fingerprint.endswith("/q='query: '/p='passage: '")
+    assert "/q=" not in plain.resolved.manifest.fingerprint
+    # Texts: passages get the passage prefix, queries (the query encoder) the query prefix.
+    assert np.abs(prefixed.embed(texts) - plain.embed(["passage: " + t for t in texts])).max() < 1e-5
+    assert np.abs(prefixed.embed(texts, kind="query") - plain.embed(["query: " + t for t in texts])).max() < 1e-5
+    encoder = QueryEncoder(prefixed, 16)
+    assert np.abs(np.stack(encoder.encode(texts, tenant="t")) - plain.embed(["query: " + t for t in texts])).max() < 1e-5
+    # Token ids from the parse tasks carry the passage prefix too, so ids and texts give the same vectors.
+    ids = passage_encoder(resolved)(texts)
+    assert ids == _ids(["passage: " + t for t in texts])
+    assert np.abs(prefixed.embed_ids(ids) - prefixed.embed(texts)).max() < 1e-5
+    tokenizer, config = chunking_setup(cfg.models.model_dump_json(), cfg.chunking.model_dump_json())
+    path = tmp_path / "guide.md"
+    path.write_text("# Guide\n\nIntro text.\n\n## Install\n\n" + "Run the installer. " * 120 + "\n")
+    item = {"doc_id": "d", "source": "s", "path": str(path), "relpath": "guide.md", "size": 1, "mtime_ns": 0}
+    row = process_file(item, tokenizer=tokenizer, config=config, max_file_bytes=10**6, encode_ids=passage_encoder(resolved))
+    assert row["chunk_token_ids"] == _ids(["passage: " + chunk_input(c) for c in row["chunks"]])

@@ -10,6 +10,7 @@ import ctypes
 import functools
 import os
 from collections.abc import Sequence
+from typing import Literal
 
 import numpy as np
 
@@ -100,10 +101,15 @@ class Embedder:
         batch_size = settings.batch_size or (CUDA_BATCH_SIZE if use_cuda else CPU_BATCH_SIZE)
         return cls(model, resolved, batch_size, "cuda" if use_cuda else "cpu")
 
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """Embed ``texts`` → array of shape (len(texts), dim), float32."""
+    def embed(self, texts: Sequence[str], *, kind: Literal["passage", "query"] = "passage") -> np.ndarray:
+        """Embed ``texts`` → array of shape (len(texts), dim), float32. ``kind`` says which of the model's
+        prefixes goes in front of each text (``manifest.passage_prefix`` / ``query_prefix``; none for MiniLM)."""
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
+        manifest = self.resolved.manifest
+        prefix = manifest.query_prefix if kind == "query" else manifest.passage_prefix
+        if prefix:
+            texts = [prefix + t for t in texts]
         if self.batch_size == 1:  # one text a call (the CPU default): nothing is padded, no order needed
             return np.asarray(list(self._model.embed(list(texts), batch_size=1)), dtype=np.float32)
         # A batch is padded to its longest text: embed in token-length order. Sorting by characters
@@ -118,12 +124,12 @@ class Embedder:
         return out
 
     def embed_ids(self, ids: Sequence[Sequence[int]]) -> np.ndarray:
-        """Embed texts given as their token ids (:func:`cluster.models.tokenizer.input_tokenizer`:
-        special tokens in, truncated to the window) → the vectors :meth:`embed` gives the texts, with no
+        """Embed passages given as their token ids (:func:`cluster.models.tokenizer.passage_encoder`: the
+        passage prefix and special tokens in, truncated to the window) → the vectors :meth:`embed` gives the texts, with no
         tokenizing here. fastembed's own model runs them, in batches of ``batch_size`` in length order,
         padded as its tokenizer pads, and pools and normalises them (its ``_post_process_onnx_output``).
 
-        >>> # emb.embed_ids(input_tokenizer(resolved).encode_batch(["hello world"])[0].ids)  -> (1, 384)
+        >>> # emb.embed_ids(passage_encoder(resolved)(["hello world"]))  -> (1, 384)
         """
         if not len(ids):
             return np.zeros((0, self.dim), dtype=np.float32)

@@ -35,6 +35,10 @@ class ModelManifest(BaseModel):
     max_tokens: int = 256
     pooling: Literal["mean", "cls"] = "mean"
     normalize: bool = True
+    query_prefix: str = Field("", description="put before every query the model embeds (e5: 'query: '; bge and "
+                                              "arctic-embed: their retrieval instruction)")
+    passage_prefix: str = Field("", description="put before every passage (chunk, section summary) the model "
+                                                "embeds (e5: 'passage: '); its tokens count against max_tokens")
     model_file: str = "model.onnx"
     source: str = Field(description="where the weights came from (packages and versions, or a hub name)")
     model_sha256: str = Field(description="sha256 of the weights file ('' for hub models resolved at run time)")
@@ -43,8 +47,17 @@ class ModelManifest(BaseModel):
 
     @property
     def fingerprint(self) -> str:
-        """What must match between an index and the embedder used with it."""
-        return f"{self.name}/{self.dim}/{self.model_sha256[:12]}/{self.pooling}/{'norm' if self.normalize else 'raw'}"
+        """What must match between an index and the embedder used with it (the prefixes only when set, so
+        that an index built before they existed keeps its fingerprint).
+
+        >>> m = ModelManifest(name="e5", dim=384, source="x", model_sha256="ab" * 32)
+        >>> m.fingerprint, m.model_copy(update={"query_prefix": "query: ", "passage_prefix": "passage: "}).fingerprint
+        ('e5/384/abababababab/mean/norm', "e5/384/abababababab/mean/norm/q='query: '/p='passage: '")
+        """
+        base = f"{self.name}/{self.dim}/{self.model_sha256[:12]}/{self.pooling}/{'norm' if self.normalize else 'raw'}"
+        if self.query_prefix or self.passage_prefix:
+            base += f"/q={self.query_prefix!r}/p={self.passage_prefix!r}"
+        return base
 
     def check_compatible(self, other: "ModelManifest", *, action: str, models_home: Path | None = None) -> None:
         """Raise :class:`EmbedderMismatchError` unless ``other`` embeds like this manifest. The message

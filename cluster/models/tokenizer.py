@@ -7,6 +7,8 @@ pools) to send the embedding actors their inputs as token ids.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from tokenizers import Tokenizer
 
 from cluster.models.registry import ResolvedEmbedder
@@ -20,6 +22,21 @@ def input_tokenizer(resolved: ResolvedEmbedder) -> Tokenizer:
     tokenizer = load_tokenizer(resolved)
     tokenizer.enable_truncation(resolved.manifest.max_tokens)
     return tokenizer
+
+
+def passage_encoder(resolved: ResolvedEmbedder) -> Callable[[list[str]], list[list[int]]]:
+    """``encode(texts)`` → the token ids the embedder runs for each passage: the model's passage prefix in
+    front (as :meth:`cluster.models.embedder.Embedder.embed` puts it), special tokens in, truncated to the
+    window (:func:`input_tokenizer`). Parse tasks send these ids (``ingest.token_ids``).
+
+    >>> # passage_encoder(resolve_embedder(cfg.models))(["hello world"])  -> [[101, 7592, 2088, 102]]
+    """
+    tokenizer, prefix = input_tokenizer(resolved), resolved.manifest.passage_prefix
+
+    def encode(texts: list[str]) -> list[list[int]]:
+        return [e.ids for e in tokenizer.encode_batch([prefix + t for t in texts], add_special_tokens=True)]
+
+    return encode
 
 
 def load_tokenizer(resolved: ResolvedEmbedder) -> Tokenizer:

@@ -20,7 +20,7 @@ import pyarrow as pa
 
 from cluster.config import ChunkingSettings, ModelsConfig
 from cluster.models.registry import resolve_embedder
-from cluster.models.tokenizer import input_tokenizer, load_tokenizer
+from cluster.models.tokenizer import load_tokenizer, passage_encoder
 from cluster.telemetry.tracing import span
 from pipelines.chunk import ChunkingConfig, chunk_with_config
 from pipelines.parse import ParseError, ParsedDocument, ParserCrash, parse_bytes
@@ -35,8 +35,8 @@ def _tokenizer(models_json: str):
 
 
 @lru_cache(maxsize=4)
-def _input_tokenizer(models_json: str):
-    return input_tokenizer(resolve_embedder(ModelsConfig.model_validate_json(models_json)))
+def _passage_encoder(models_json: str):
+    return passage_encoder(resolve_embedder(ModelsConfig.model_validate_json(models_json)))
 
 
 @lru_cache(maxsize=4)
@@ -74,22 +74,22 @@ def parse_chunk_batch(batch: pa.Table, *, models_json: str, chunking_json: str, 
     from cluster.telemetry.metrics import ingest_metrics
 
     tokenizer, config = chunking_setup(models_json, chunking_json)
-    ids_tokenizer = _input_tokenizer(models_json) if token_ids else None
+    encode_ids = _passage_encoder(models_json) if token_ids else None
     started = time.perf_counter()
     rows = []
     files = [item for unit in batch.column("files").to_pylist() for item in unit]
     with span("ingest.parse_chunk", files=len(files)):
         for item in files:
             rows.append(process_file(item, tokenizer=tokenizer, config=config, max_file_bytes=max_file_bytes,
-                                     ids_tokenizer=ids_tokenizer, parse_timeout_s=parse_timeout_s))
+                                     encode_ids=encode_ids, parse_timeout_s=parse_timeout_s))
     ingest_metrics().stage_seconds.observe(time.perf_counter() - started, tags={"stage": "parse_chunk"})
     return pa.Table.from_pylist(rows, schema=PARSED_SCHEMA)
 
 
 def process_file(item: dict[str, Any], *, tokenizer, config: ChunkingConfig, max_file_bytes: int,
-                 ids_tokenizer=None, parse_timeout_s: float = 0.0) -> dict[str, Any]:
-    """One file → one :data:`PARSED_SCHEMA` row (status ok / unchanged / failed). With ``ids_tokenizer``
-    (:func:`cluster.models.tokenizer.input_tokenizer`) an ok row carries its embed inputs' token ids;
+                 encode_ids=None, parse_timeout_s: float = 0.0) -> dict[str, Any]:
+    """One file → one :data:`PARSED_SCHEMA` row (status ok / unchanged / failed). With ``encode_ids``
+    (:func:`cluster.models.tokenizer.passage_encoder`) an ok row carries its embed inputs' token ids;
     with ``parse_timeout_s`` > 0 a file that takes longer fails with reason ``timeout``."""
     row: dict[str, Any] = {
         "doc_id": item["doc_id"], "source": item["source"], "path": item["relpath"], "abs_path": item["path"],
@@ -127,10 +127,10 @@ def process_file(item: dict[str, Any], *, tokenizer, config: ChunkingConfig, max
         return row
     row.update(status=STATUS_OK, chunking=config.signature, title=doc.title, format=doc.format, n_tokens=sum(c.n_tokens for c in chunks),
                chunks=_chunk_rows(doc, chunks), sections=_section_rows(doc, chunks, tokenizer))
-    if ids_tokenizer is not None:
+    if encode_ids is not None:
         chunk_inputs = [chunk_input(c) for c in row["chunks"]]
         summary_inputs = [summary_input(s) for s in row["sections"]]
-        ids = _token_ids(ids_tokenizer, chunk_inputs + summary_inputs)
+        ids = _token_ids(encode_ids, chunk_inputs + summary_inputs)
         row.update(chunk_token_ids=[ids[t] for t in chunk_inputs], summary_token_ids=[ids[t] for t in summary_inputs])
     return row
 
@@ -153,10 +153,10 @@ def parse_and_chunk(raw: bytes, *, path: str, doc_id: str, max_bytes: int, token
         return doc, chunk_with_config(doc, tokenizer, config)
 
 
-def _token_ids(tokenizer, texts: list[str]) -> dict[str, list[int]]:
+def _token_ids(encode_ids, texts: list[str]) -> dict[str, list[int]]:
     """Each distinct text's token ids (a one-chunk section's summary is its chunk's input: once)."""
     distinct = list(dict.fromkeys(texts))
-    return dict(zip(distinct, (e.ids for e in tokenizer.encode_batch(distinct, add_special_tokens=True))))
+    return dict(zip(distinct, encode_ids(distinct)))
 
 
 def _facets(doc: ParsedDocument) -> dict[str, str]:
