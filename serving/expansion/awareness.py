@@ -39,7 +39,7 @@ class ExpansionSettings:
     window: int = 1
     awareness: bool = True
     expand_hits: int = 5
-    parents: bool = True
+    parents: bool = False
     siblings: bool = True
     max_siblings: int = 3
     summary_tokens: int = 32

@@ -65,7 +65,9 @@ def test_excerpts_quote_exact_sentence_windows_of_hits_the_pack_does_not_hold(pi
     verbatim slice of its chunk at the passage's offsets (document offsets, as chunks have), within the budget."""
     from serving.services.local import SearchPipeline
 
-    cfg = pipeline[0].model_copy(update={"awareness": pipeline[0].awareness.model_copy(update={"excerpt_tokens": 64})})
+    # parents on, as when this scenario was written: with the parent leads taking turns the pack quotes two excerpts
+    settings = pipeline[0].awareness.model_copy(update={"excerpt_tokens": 64, "parents": True})
+    cfg = pipeline[0].model_copy(update={"awareness": settings})
     pack = SearchPipeline(cfg).context(ContextRequest(query=QUESTION, top_k=60, budget_tokens=2000, awareness=True,
                                                       use_cache=False))
     excerpts = [p for p in pack.passages if [r.kind for r in p.reasons] == ["excerpt"]]
