@@ -39,6 +39,9 @@ class ModelManifest(BaseModel):
                                               "arctic-embed: their retrieval instruction)")
     passage_prefix: str = Field("", description="put before every passage (chunk, section summary) the model "
                                                 "embeds (e5: 'passage: '); its tokens count against max_tokens")
+    multilingual: bool = Field(False, description="the model reads many languages and scripts; False (MiniLM, "
+                                                  "English): a query mostly outside the Latin script leans on BM25 "
+                                                  "(retrieval.foreign_script_bm25_weight)")
     model_file: str = "model.onnx"
     source: str = Field(description="where the weights came from (packages and versions, or a hub name)")
     model_sha256: str = Field(description="sha256 of the weights file ('' for hub models resolved at run time)")

@@ -16,6 +16,7 @@ from cluster.config import StrataConfig
 from serving.analysis.decompose import SectionRef, decompose
 from serving.analysis.identifiers import find_identifiers
 from serving.analysis.router import decide_route
+from serving.analysis.script import embedder_reads
 from serving.analysis.variants import rephrasings
 from serving.protocol import ContextRequest, SearchRequest
 
@@ -98,6 +99,10 @@ def analyse_query(request: SearchRequest, cfg: StrataConfig, hints: "LLMHints | 
     bm25_weight = request.bm25_weight
     if bm25_weight is None:
         bm25_weight = settings.lexical_bm25_weight if route == "lexical" else settings.bm25_weight
+        if route != "lexical" and not embedder_reads(cfg.models, query):
+            bm25_weight = settings.foreign_script_bm25_weight
+            reasons.append(f"query mostly outside the Latin script, which the embedder was not trained on: "
+                           f"BM25 share {bm25_weight:g}")
     targets = []
     for text in decomposition.targets:
         variants = [Variant(text, "query" if text == query else "target", 1.0)]

@@ -20,7 +20,7 @@ from serving.retrieval.fusion import linear, rrf
 MODULES = ["serving.analysis.identifiers", "serving.analysis.variants", "serving.analysis.decompose",
            "serving.analysis.router", "serving.analysis.analyzer", "serving.retrieval.fusion",
            "serving.retrieval.filters", "serving.expansion.packing", "serving.cache", "serving.protocol",
-           "serving.api.api_router"]
+           "serving.api.api_router", "serving.analysis.script"]
 
 
 @pytest.mark.parametrize("name", MODULES)
@@ -66,6 +66,29 @@ def test_lexical_route_leans_on_bm25():
     cfg = load_config()
     plan = analyse_query(SearchRequest(query="EPOLLET"), cfg)
     assert plan.bm25_weight == cfg.retrieval.lexical_bm25_weight > cfg.retrieval.bm25_weight
+
+
+def test_a_query_the_english_embedder_cannot_read_leans_on_bm25(tmp_path, installed_models):
+    """MiniLM (the default, not multilingual) embeds Arabic to vectors that find almost nothing: an Arabic query
+    gets retrieval.foreign_script_bm25_weight, with the reason in the route info; English queries, queries
+    that force a weight, and a multilingual embedder keep the configured weights."""
+    from cluster.models.manifest import read_manifest
+    from cluster.models.registry import resolve_embedder
+
+    cfg = load_config()
+    arabic = analyse_query(SearchRequest(query="كم يبلغ عدد سكان مكة؟"), cfg)
+    assert arabic.bm25_weight == cfg.retrieval.foreign_script_bm25_weight != cfg.retrieval.bm25_weight
+    assert any("Latin script" in r for r in arabic.reasons), arabic.reasons
+    assert analyse_query(SearchRequest(query="How many people live in Mecca?"), cfg).bm25_weight == cfg.retrieval.bm25_weight
+    forced = analyse_query(SearchRequest(query="كم يبلغ عدد سكان مكة؟", bm25_weight=0.2), cfg)
+    assert forced.bm25_weight == 0.2
+    source = resolve_embedder(cfg.models).path
+    for f in source.iterdir():
+        if f.is_file() and f.name != "strata-model.json":
+            (tmp_path / f.name).symlink_to(f)
+    read_manifest(source).model_copy(update={"multilingual": True}).write(tmp_path)
+    multilingual = load_config(models={"embedder_dir": str(tmp_path)})
+    assert analyse_query(SearchRequest(query="كم يبلغ عدد سكان مكة؟"), multilingual).bm25_weight == cfg.retrieval.bm25_weight
 
 
 def test_decomposition():
