@@ -422,17 +422,22 @@ def sec_answers() -> list[str]:
                      f"threshold {num(c.get('threshold'), 4)}, fitted on {fitted}, balanced accuracy "
                      f"{num(c.get('balanced_accuracy', c.get('dev_balanced_accuracy')))} "
                      f"({src('answer-quality.jsonl')}).\n")
-        newest = next((r for r in reversed(rows_of("answer-quality.jsonl"))
-                       if r.get("sets") and all("answer_rate" in s for s in r["sets"])), None)
-        if newest is not None:
-            last = newest
-            lines.append(f"Every answer set with that model ({stamp(last)}), through the in-process answer path on the "
-                         "defaults (fitted: the model was fitted on it; the encyclopedic kind is never fitted on):\n")
+        newest: dict[str, tuple[dict, dict]] = {}  # set → (its newest row, that row's entry), in row order
+        for r in rows_of("answer-quality.jsonl"):
+            for entry in r.get("sets") or []:
+                if "answer_rate" in entry:
+                    newest.pop(entry["set"], None)
+                    newest[entry["set"]] = (r, entry)
+        if newest:
+            stamps = sorted({stamp(r) for r, _ in newest.values()})
+            lines.append(f"Every answer set with that model, its newest row ({'; '.join(stamps)}), through the "
+                         "in-process answer path on the defaults (fitted: the model was fitted on it; the "
+                         "encyclopedic kind is never fitted on):\n")
             lines += table(["QA set", "kind", "fitted", "answered when answerable", "refused when unanswerable",
                             "citation precision", "contains gold", "EM", "latency p50 ms"],
                            [[r["set"], r.get("kind", ""), "yes" if r.get("fitted") else "no", num(r.get("answer_rate")),
                              num(r.get("refusal_accuracy")), num(r.get("citation_precision")), num(r.get("contains")),
-                             num(r.get("exact_match")), num(r.get("latency_ms_p50"), 0)] for r in last["sets"]])
+                             num(r.get("exact_match")), num(r.get("latency_ms_p50"), 0)] for _, r in newest.values()])
     return lines
 
 
