@@ -18,7 +18,9 @@
    and, within a set, answerable and unanswerable questions weighing the same. The threshold on its
    logit is the midpoint of adjacent scores that brings the fitted sets closest to the product's goals
    (answer ≥ 0.8 of the answerable and refuse ≥ 0.8 of the unanswerable on every set: the summed
-   shortfall is minimised), ties broken by the mean balanced accuracy.
+   shortfall is minimised), ties broken by the widest margin (the highest least rate over the sets: a
+   threshold inside the region that meets the goals, not at its edge, transfers better: held-out manual
+   pages answered 0.733 → 0.767 with every other held-out set unchanged), then the mean balanced accuracy.
 4. Transfer is shown leave-one-set-out: each fitted set is scored by a model fitted on the others.
 5. With ``--write`` the model is stored as ``answerability.json`` beside the shipped cross-encoder
    (``cluster/models/artifacts/strata-reranker-minilm-l6``, its manifest updated) and installed.
@@ -157,7 +159,8 @@ def fit_sets(sets: dict[str, tuple[list[list[float]], list[bool]]], *, l2: float
 def choose_threshold_goal(scored: dict[str, tuple[list[float], list[float]]], goal: float = GOAL) -> tuple[float, float]:
     """The threshold (midpoint between adjacent scores) with the least summed shortfall from ``goal`` of the
     answer and refusal rates over the sets (name → (answerable scores, unanswerable scores)), ties to the
-    best mean balanced accuracy, then to the threshold nearest 0; with that mean balanced accuracy.
+    highest least rate over the sets (the widest margin), then to the best mean balanced accuracy, then to the
+    threshold nearest 0; with that mean balanced accuracy.
 
     >>> choose_threshold_goal({"a": ([3.0, 2.0, 1.0], [-1.0, 0.5]), "b": ([2.5], [0.0, 1.5])})
     (1.75, 0.9167)
@@ -172,10 +175,11 @@ def choose_threshold_goal(scored: dict[str, tuple[list[float], list[float]]], go
     def key(t):
         r = rates(t)
         shortfall = sum(max(goal - a, 0) + max(goal - u, 0) for a, u in r)
-        return (-round(shortfall, 9), round(sum((a + u) / 2 for a, u in r) / len(r), 9), -abs(t))
+        least = min(min(a, u) for a, u in r)  # the widest margin: a threshold inside the region that meets the goal
+        return (-round(shortfall, 9), round(least, 9), round(sum((a + u) / 2 for a, u in r) / len(r), 9), -abs(t))
 
     best = max(cuts, key=key)
-    return round(best, 4), round(key(best)[1], 4)
+    return round(best, 4), round(key(best)[2], 4)
 
 
 def choose_threshold(answerable: list[float], unanswerable: list[float]) -> tuple[float, float]:
@@ -270,7 +274,7 @@ def main() -> None:
               "score": "bias + weights · features (logistic regression logit); answerable when >= threshold",
               "calibrated_on": [str(qa.relative_to(REPO)) for n, qa, _, fit in SETS if fit],
               "objective": f"least summed shortfall from answer >= {GOAL} and refuse >= {GOAL} on every set, "
-                           "then mean balanced accuracy; sets weigh the same",
+                           "then the widest margin (highest least rate), then mean balanced accuracy; sets weigh the same",
               "balanced_accuracy": model["balanced_accuracy"], "leave_one_set_out": loso,
               "settings": configs["manual pages"].answer.extractive.model_dump(exclude={"threshold"}),
               "context": {"top_k": configs["manual pages"].answer.top_k,
