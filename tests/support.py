@@ -115,3 +115,19 @@ def answer_tally(pipe, examples, *, short: str = "contains") -> dict:
             if not response.refused:
                 tally["wrong"].append((e.id, response.answer[:120]))
     return tally
+
+
+def embedder_variant(target: Path, **manifest_updates) -> Path:
+    """A model directory at ``target``: the installed default embedder's files linked, not copied, with its
+    manifest changed by ``manifest_updates`` (prefixes, ``multilingual`` …); point ``models.embedder_dir`` at it."""
+    from cluster.config import load_config
+    from cluster.models.manifest import read_manifest
+    from cluster.models.registry import resolve_embedder
+
+    source = resolve_embedder(load_config().models).path
+    target.mkdir(parents=True, exist_ok=True)
+    for f in source.iterdir():
+        if f.is_file() and f.name != "strata-model.json":
+            (target / f.name).symlink_to(f)
+    read_manifest(source).model_copy(update=manifest_updates).write(target)
+    return target

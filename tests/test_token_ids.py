@@ -16,7 +16,7 @@ from cluster.store.schema import CHUNKS, SECTIONS
 from pipelines.records import PARSED_SCHEMA, TOKEN_ID_FIELDS, chunk_input, summary_input
 from pipelines.stages.embed import EmbedDocuments, plan_embed_pool
 from pipelines.stages.parse_chunk import chunking_setup, process_file
-from support import make_config
+from support import embedder_variant, make_config
 
 LONG = " ".join(f"word{i} déjà-vu, naïve café; x86_64 epoll_wait()" for i in range(200))  # far over the window
 TEXTS = ["hello world", "Guide > Install\nRun `pip install strata` then strata demo.", LONG, "a", "Ünïcödé ß 東京 🙂"]
@@ -112,17 +112,8 @@ def test_an_ingest_with_token_ids_indexes_the_same_vectors(tmp_path, corpus_copy
 @pytest.fixture(scope="module")
 def prefixed_dir(tmp_path_factory):
     """The installed MiniLM with e5-style prefixes in its manifest (the weights linked, not copied)."""
-    from cluster.models.manifest import read_manifest
-
-    source = resolve_embedder(load_config().models).path
-    target = tmp_path_factory.mktemp("prefixed")
-    for f in source.iterdir():
-        if f.is_file() and f.name != "strata-model.json":
-            (target / f.name).symlink_to(f)
-    manifest = read_manifest(source).model_copy(update={"name": "minilm-prefixed", "query_prefix": "query: ",
-                                                        "passage_prefix": "passage: "})
-    manifest.write(target)
-    return target
+    return embedder_variant(tmp_path_factory.mktemp("prefixed"), name="minilm-prefixed", query_prefix="query: ",
+                            passage_prefix="passage: ")
 
 
 def test_a_models_prefixes_go_before_its_queries_and_passages_on_every_path(prefixed_dir, tmp_path):

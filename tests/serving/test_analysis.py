@@ -72,8 +72,7 @@ def test_a_query_the_english_embedder_cannot_read_leans_on_bm25(tmp_path, instal
     """MiniLM (the default, not multilingual) embeds Arabic to vectors that find almost nothing: an Arabic query
     gets retrieval.foreign_script_bm25_weight, with the reason in the route info; English queries, queries
     that force a weight, and a multilingual embedder keep the configured weights."""
-    from cluster.models.manifest import read_manifest
-    from cluster.models.registry import resolve_embedder
+    from support import embedder_variant
 
     cfg = load_config()
     arabic = analyse_query(SearchRequest(query="كم يبلغ عدد سكان مكة؟"), cfg)
@@ -82,12 +81,7 @@ def test_a_query_the_english_embedder_cannot_read_leans_on_bm25(tmp_path, instal
     assert analyse_query(SearchRequest(query="How many people live in Mecca?"), cfg).bm25_weight == cfg.retrieval.bm25_weight
     forced = analyse_query(SearchRequest(query="كم يبلغ عدد سكان مكة؟", bm25_weight=0.2), cfg)
     assert forced.bm25_weight == 0.2
-    source = resolve_embedder(cfg.models).path
-    for f in source.iterdir():
-        if f.is_file() and f.name != "strata-model.json":
-            (tmp_path / f.name).symlink_to(f)
-    read_manifest(source).model_copy(update={"multilingual": True}).write(tmp_path)
-    multilingual = load_config(models={"embedder_dir": str(tmp_path)})
+    multilingual = load_config(models={"embedder_dir": str(embedder_variant(tmp_path / "m", multilingual=True))})
     assert analyse_query(SearchRequest(query="كم يبلغ عدد سكان مكة؟"), multilingual).bm25_weight == cfg.retrieval.bm25_weight
 
 
