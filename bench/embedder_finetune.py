@@ -1,0 +1,378 @@
+"""The embedder fallback of issue 50: all-MiniLM-L6-v2 fine-tuned on self-supervised pairs from several
+corpora that no dev set uses, measured against the shipped MiniLM on every dev set's tune and test split.
+
+    .venv/bin/python bench/embedder_finetune.py pairs                 # build the training pairs (JSONL)
+    .venv/bin/python bench/embedder_finetune.py train --steps 300     # fine-tune, export ONNX (fp32)
+    .venv/bin/python bench/embedder_finetune.py eval                  # dense nDCG@10, base vs tuned, paired
+
+Training pairs (``pairs``), capped per source so that no one corpus dominates:
+
+* **heading → section** from four Debian documentation packages (the Linux kernel docs, perl-doc incl.
+  the perlfaq questions, PostgreSQL 15, Python 3.11; the ingest-scale corpus of ``bench/ingest_bench.py``):
+  the section's title (2–16 words, not a generic one such as "Description") as the query, the document
+  title and the first ~180 words of the section's own body as the passage, as the chunker's header does;
+* **claim → abstract**: the SciFact *tune* queries (``bench/data/scifact-heldout.txt`` left out) and the
+  abstracts judged for them.
+
+No pair comes from a dev set's corpus other than SciFact's tune queries. Training: in-batch negatives
+(multiple-negatives ranking loss, scale 20), mean pooling, AdamW, linear warm-up and decay. Evaluation
+(``eval``): every set of ``bench/fusion_bench.py`` (tune and test), documents as ``title + text`` cut at
+256 tokens (the dense model's window; not the product's chunks), exact cosine search, nDCG@10, and a
+paired sign-flip test per set. Rows go to ``bench/results/embedder-finetune.jsonl``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import hashlib
+import json
+import math
+import random
+import re
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "bench"))
+
+BENCH = Path.home() / ".cache" / "strata-bench"
+DEBIAN = BENCH / "debian" / "root" / "usr" / "share"
+WORK = BENCH / "embedder-finetune"
+RESULTS = REPO / "bench" / "results" / "embedder-finetune.jsonl"
+SOURCES = {  # name -> folders under DEBIAN
+    "linux-doc": ["doc/linux-doc-6.1"],
+    "perl-doc": ["perl"],
+    "postgresql-doc": ["doc/postgresql-doc-15"],
+    "python-doc": ["doc/python3.11-doc", "doc/python3.11"],
+}
+GENERIC = {"description", "synopsis", "examples", "example", "notes", "note", "see also", "introduction",
+           "overview", "options", "bugs", "author", "authors", "copyright", "license", "contents", "table of contents",
+           "references", "summary", "parameters", "return value", "returns", "history", "footnotes", "usage",
+           "name", "files", "environment", "diagnostics", "caveats", "availability", "index", "next", "previous",
+           "navigation", "compatibility", "errors", "arguments", "changes", "changelog", "todo", "limitations"}
+
+
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+def heading_pairs(source: str, per_source: int, per_doc: int, rng: random.Random) -> list[dict]:
+    """(section title, doc title + section body) pairs from one Debian documentation package."""
+    from pipelines.parse import ParseError, parse_bytes
+
+    files = []
+    for folder in SOURCES[source]:
+        root = DEBIAN / folder
+        if root.exists():
+            files += [p for p in root.rglob("*") if p.is_file() and not p.is_symlink()
+                      and p.suffix.lower() in {".html", ".htm", ".txt", ".rst", ".pod", ".md"}]
+    rng.shuffle(files)
+    pairs: list[dict] = []
+    for path in files:
+        if len(pairs) >= per_source:
+            break
+        try:
+            doc = parse_bytes(path.read_bytes(), path=path.name, doc_id=path.name)
+        except (ParseError, Exception):  # noqa: BLE001 - a bench skips what does not parse
+            continue
+        found = []
+        for section in doc.sections:
+            title = " ".join(section.title.split())
+            n = len(_words(title))
+            if section.level == 0 or not 2 <= n <= 16 or title.lower().strip(" :.") in GENERIC:
+                continue
+            if re.fullmatch(r"[\d.\s]+", title) or sum(c.isalpha() for c in title) < 6:
+                continue
+            body = _words(section.text)
+            if len(body) < 40:
+                continue
+            query = re.sub(r"^(?:[A-Z]\.)?[\d.]+\s+", "", title)
+            doc_title = " ".join((doc.title or "").split())
+            if query.lower() in doc_title.lower():  # the passage's header would hold the query itself
+                continue
+            passage = (doc_title + "\n" if doc_title else "") + " ".join(body[:180])
+            found.append({"query": query, "passage": passage, "source": source, "group": path.name})
+        rng.shuffle(found)
+        pairs += found[:per_doc]
+    return pairs[:per_source]
+
+
+def scifact_pairs() -> list[dict]:
+    """SciFact tune claims → their judged abstracts (the held-out ids left out)."""
+    shared = REPO.parent / "shared" / "data" / "scifact"
+    held = set((REPO / "bench" / "data" / "scifact-heldout.txt").read_text().split())
+    with gzip.open(shared / "corpus.jsonl.gz", "rt", encoding="utf-8") as fh:
+        corpus = {d["_id"]: d for d in map(json.loads, fh)}
+    queries = {q["_id"]: q["text"] for q in map(json.loads, open(shared / "queries.jsonl", encoding="utf-8"))}
+    pairs = []
+    for line in open(shared / "qrels" / "train.tsv", encoding="utf-8"):
+        q, d, *rest = line.rstrip("\n").split("\t")
+        if q == "query-id" or q in held or d not in corpus:
+            continue
+        doc = corpus[d]
+        passage = (doc.get("title") or "").strip() + "\n" + " ".join(_words(doc.get("text") or "")[:180])
+        pairs.append({"query": queries[q], "passage": passage, "source": "scifact-tune", "group": d})
+    return pairs
+
+
+def build_pairs(args) -> int:
+    rng = random.Random(args.seed)
+    pairs = []
+    for source in SOURCES:
+        got = heading_pairs(source, args.per_source, args.per_doc, rng)
+        print(f"{source}: {len(got)} pairs", flush=True)
+        pairs += got
+    sci = scifact_pairs()
+    print(f"scifact-tune: {len(sci)} pairs")
+    pairs += sci
+    rng.shuffle(pairs)
+    WORK.mkdir(parents=True, exist_ok=True)
+    with open(WORK / "pairs.jsonl", "w", encoding="utf-8") as fh:
+        for p in pairs:
+            fh.write(json.dumps(p, ensure_ascii=False) + "\n")
+    print(f"{len(pairs)} pairs -> {WORK / 'pairs.jsonl'}")
+    for p in pairs[:8]:
+        print("  ", p["source"], "|", p["query"][:70], "->", p["passage"][:90].replace("\n", " / "))
+    return 0
+
+
+def _batches(pairs: list[dict], size: int, rng: random.Random):
+    """Batches without two pairs of one group (a document): an in-batch negative must be a real negative."""
+    pool = pairs[:]
+    rng.shuffle(pool)
+    while pool:
+        batch, groups, rest = [], set(), []
+        for p in pool:
+            if len(batch) < size and p["group"] not in groups:
+                batch.append(p)
+                groups.add(p["group"])
+            else:
+                rest.append(p)
+        pool = rest
+        if len(batch) >= size // 2:
+            yield batch
+
+
+def train(args) -> int:
+    import torch
+    from tokenizers import Tokenizer
+    from transformers import AutoModel
+
+    from offline.reranker.model import base_model_dir
+
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    base = base_model_dir()
+    tok = Tokenizer.from_file(str(base / "tokenizer.json"))
+    pad = tok.token_to_id("[PAD]") or 0
+    model = AutoModel.from_pretrained(str(base))
+    model.train()
+    pairs = [json.loads(line) for line in open(WORK / "pairs.jsonl", encoding="utf-8")]
+    if args.max_pairs:
+        pairs = pairs[:args.max_pairs]
+    rng = random.Random(args.seed)
+
+    def encode(texts: list[str], max_len: int):
+        tok.enable_truncation(max_length=max_len)
+        tok.enable_padding(pad_id=pad, pad_token="[PAD]")
+        enc = tok.encode_batch(texts)
+        ids = torch.tensor([e.ids for e in enc])
+        mask = torch.tensor([e.attention_mask for e in enc])
+        out = model(input_ids=ids, attention_mask=mask, token_type_ids=torch.zeros_like(ids)).last_hidden_state
+        m = mask.unsqueeze(-1).float()
+        v = (out * m).sum(1) / m.sum(1).clamp(min=1e-9)
+        return torch.nn.functional.normalize(v, dim=-1)
+
+    steps_per_epoch = sum(1 for _ in _batches(pairs, args.batch, random.Random(args.seed)))
+    total = min(args.steps, steps_per_epoch * args.epochs) if args.steps else steps_per_epoch * args.epochs
+    optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=0.01)
+    warm = max(1, int(0.1 * total))
+    scheduler = torch.optim.lr_scheduler.LambdaLR(
+        optimizer, lambda s: min((s + 1) / warm, max(0.0, (total - s) / max(1, total - warm))))
+    step, t0, losses = 0, time.monotonic(), []
+    while step < total:
+        for batch in _batches(pairs, args.batch, rng):
+            q = encode([p["query"] for p in batch], 64)
+            d = encode([p["passage"] for p in batch], 256)
+            logits = args.scale * q @ d.T
+            labels = torch.arange(len(batch))
+            loss = torch.nn.functional.cross_entropy(logits, labels)
+            if args.symmetric:
+                loss = (loss + torch.nn.functional.cross_entropy(logits.T, labels)) / 2
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            optimizer.step()
+            scheduler.step()
+            optimizer.zero_grad()
+            losses.append(float(loss))
+            step += 1
+            if step % 10 == 0 or step == total:
+                print(f"step {step}/{total} loss {np.mean(losses[-10:]):.4f} {time.monotonic() - t0:.0f}s", flush=True)
+            if step >= total:
+                break
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    model.eval()
+    export(model, out / "model.onnx")
+    for name in ("tokenizer.json", "config.json", "special_tokens_map.json", "tokenizer_config.json", "vocab.txt"):
+        if (base / name).exists():
+            (out / name).write_bytes((base / name).read_bytes())
+    (out / "training.json").write_text(json.dumps({
+        "base": "all-MiniLM-L6-v2", "pairs": len(pairs), "steps": total, "batch": args.batch, "lr": args.lr,
+        "scale": args.scale, "symmetric": args.symmetric, "seed": args.seed,
+        "seconds": round(time.monotonic() - t0), "final_loss": float(np.mean(losses[-20:]))}, indent=1))
+    print(f"exported -> {out}")
+    return 0
+
+
+def export(model, path: Path) -> None:
+    import torch
+
+    class _Hidden(torch.nn.Module):
+        def __init__(self, inner) -> None:
+            super().__init__()
+            self.inner = inner
+
+        def forward(self, input_ids, attention_mask, token_type_ids):
+            return self.inner(input_ids=input_ids, attention_mask=attention_mask,
+                              token_type_ids=token_type_ids).last_hidden_state
+
+    names = ["input_ids", "attention_mask", "token_type_ids"]
+    dummy = tuple(torch.ones(2, 16, dtype=torch.long) for _ in names)
+    axes = {n: {0: "batch", 1: "sequence"} for n in names}
+    axes["last_hidden_state"] = {0: "batch", 1: "sequence"}
+    with torch.inference_mode():
+        torch.onnx.export(_Hidden(model), dummy, str(path), input_names=names, output_names=["last_hidden_state"],
+                          dynamic_axes=axes, opset_version=17, do_constant_folding=True, dynamo=False)
+
+
+# -- evaluation -------------------------------------------------------------------------------------------
+def _eval_sets() -> dict[str, tuple[dict, dict, dict]]:
+    """name -> (corpus {id: text}, queries {id: text}, qrels {qid: {did: grade}}) for every fusion-bench set."""
+    from fusion_bench import SETS, TEST_SETS, TUNE_SETS
+
+    from offline.eval.beir import load_beir, load_qrels, read_id_list
+
+    out = {}
+    loaded: dict[str, dict] = {}
+    for name in TUNE_SETS + TEST_SETS:
+        s = SETS[name]
+        ds = load_beir(s.beir, split=s.split)
+        qrels = load_qrels(s.qrels) if s.qrels else ds.qrels
+        corpus = loaded.setdefault(str(s.beir), ds.corpus)
+        if s.ids:
+            keep = set(read_id_list(s.ids))
+            qrels = {q: r for q, r in qrels.items() if q in keep}
+        if s.exclude:
+            drop = set(read_id_list(s.exclude))
+            qrels = {q: r for q, r in qrels.items() if q not in drop}
+        qrels = {q: {d: g for d, g in r.items() if g > 0} for q, r in qrels.items()}
+        qrels = {q: r for q, r in qrels.items() if r and q in ds.queries}
+        queries = ds.queries
+        out[name] = (corpus, queries, qrels)
+    return out
+
+
+def _ndcg(ranked: list[str], rel: dict[str, int]) -> float:
+    dcg = sum((2 ** rel.get(d, 0) - 1) / math.log2(i + 2) for i, d in enumerate(ranked[:10]))
+    ideal = sorted(rel.values(), reverse=True)[:10]
+    return dcg / sum((2 ** r - 1) / math.log2(i + 2) for i, r in enumerate(ideal))
+
+
+def _paired_p(a: np.ndarray, b: np.ndarray, rounds: int = 10000, seed: int = 13) -> float:
+    diff = b - a
+    rng = np.random.default_rng(seed)
+    signs = rng.choice([-1.0, 1.0], size=(rounds, len(diff)))
+    null = np.abs((signs * diff).mean(axis=1))
+    return float((null >= abs(diff.mean()) - 1e-12).mean())
+
+
+def evaluate(args) -> int:
+    from embedder_candidates import Encoder, parse_model
+
+    models = [parse_model(spec) for spec in args.model]
+    sets = _eval_sets()
+    cache = WORK / "vectors"
+    cache.mkdir(parents=True, exist_ok=True)
+    per_query: dict[str, dict[str, np.ndarray]] = {}
+    for name, directory, settings in models:
+        enc = Encoder(name, directory, settings, args.threads)
+        per_query[name] = {}
+        corpus_vecs: dict[str, tuple[list[str], np.ndarray]] = {}
+        for set_name, (corpus, queries, qrels) in sets.items():
+            beir_key = str(id(corpus))
+            if beir_key not in corpus_vecs:
+                key = cache / f"{enc.key()}-{hashlib.sha1(chr(31).join(sorted(corpus)).encode()).hexdigest()[:12]}.npy"
+                ids = sorted(corpus)
+                if key.exists():
+                    vecs = np.load(key)
+                else:
+                    t0 = time.monotonic()
+                    texts = [(corpus[i].title.strip() + " " + corpus[i].text).strip() for i in ids]
+                    vecs = enc.encode_ids(enc.tokenize(texts, settings["pp"]))
+                    np.save(key, vecs)
+                    print(f"  {name} {set_name}: {len(ids)} docs in {time.monotonic() - t0:.0f}s", flush=True)
+                corpus_vecs[beir_key] = (ids, vecs)
+            ids, vecs = corpus_vecs[beir_key]
+            qids = sorted(qrels)
+            qv = enc.encode_ids(enc.tokenize([queries[q] for q in qids], settings["qp"]))
+            scores = qv @ vecs.T
+            top = np.argsort(-scores, axis=1)[:, :10]
+            per_query[name][set_name] = np.array([_ndcg([ids[j] for j in row], qrels[q]) for q, row in zip(qids, top)])
+    base = models[0][0]
+    row = {"when": time.strftime("%Y-%m-%dT%H:%M:%S"), "models": {n: str(d) for n, d, _ in models}, "ndcg@10": {}}
+    print(f"{'set':<24}" + "".join(f"{n:>16}" for n, _, _ in models) + "   delta (p)")
+    for set_name in sets:
+        vals = {n: float(per_query[n][set_name].mean()) for n, _, _ in models}
+        row["ndcg@10"][set_name] = vals
+        deltas = "  ".join(f"{vals[n] - vals[base]:+.4f} (p={_paired_p(per_query[base][set_name], per_query[n][set_name]):.3f})"
+                           for n, _, _ in models[1:])
+        print(f"{set_name:<24}" + "".join(f"{vals[n]:>16.4f}" for n, _, _ in models) + "   " + deltas)
+    if args.record:
+        RESULTS.parent.mkdir(parents=True, exist_ok=True)
+        with open(RESULTS, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps(row) + "\n")
+    return 0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("pairs")
+    p.add_argument("--per-source", type=int, default=2500)
+    p.add_argument("--per-doc", type=int, default=6)
+    p.add_argument("--seed", type=int, default=13)
+    t = sub.add_parser("train")
+    t.add_argument("--steps", type=int, default=0, help="stop after N steps (0: the epochs)")
+    t.add_argument("--epochs", type=int, default=1)
+    t.add_argument("--batch", type=int, default=48)
+    t.add_argument("--lr", type=float, default=2e-5)
+    t.add_argument("--scale", type=float, default=20.0)
+    t.add_argument("--symmetric", action="store_true")
+    t.add_argument("--max-pairs", type=int, default=0)
+    t.add_argument("--threads", type=int, default=2)
+    t.add_argument("--seed", type=int, default=13)
+    t.add_argument("--out", default=str(WORK / "tuned"))
+    e = sub.add_parser("eval")
+    e.add_argument("--model", action="append",
+                   default=None, help="NAME=DIR[,...] as in bench/embedder_candidates.py; the first is the baseline")
+    e.add_argument("--threads", type=int, default=2)
+    e.add_argument("--record", action="store_true")
+    args = ap.parse_args()
+    if args.cmd == "pairs":
+        return build_pairs(args)
+    if args.cmd == "train":
+        return train(args)
+    if not args.model:
+        home = Path.home() / ".local" / "share" / "strata" / "models" / "all-minilm-l6-v2"
+        args.model = [f"minilm={home}", f"tuned={WORK / 'tuned'},preset=minilm"]
+    return evaluate(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
