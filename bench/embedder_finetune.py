@@ -3,7 +3,14 @@ corpora that no dev set uses, measured against the shipped MiniLM on every dev s
 
     .venv/bin/python bench/embedder_finetune.py pairs                 # build the training pairs (JSONL)
     .venv/bin/python bench/embedder_finetune.py train --steps 300     # fine-tune, export ONNX (fp32)
-    .venv/bin/python bench/embedder_finetune.py eval                  # dense nDCG@10, base vs tuned, paired
+    .venv/bin/python bench/embedder_finetune.py mix --alpha 0.5       # WiSE-FT: the base and tuned weights averaged
+    .venv/bin/python bench/embedder_finetune.py eval --record         # dense nDCG@10, base vs tuned, paired
+    .venv/bin/python bench/embedder_finetune.py product --record --pair llvm=MINILM_REPORT,TUNED_REPORT ...
+
+``product`` compares two ``strata eval retrieval --configs bm25,dense,default`` reports of one set (the same
+queries; one run with the default embedder, one with ``STRATA_MODELS__EMBEDDER_DIR`` at the tuned model's
+directory, which needs a ``strata-model.json`` beside its ``model.onnx``): BM25, dense and the default fusion
+through the product's chunks, each with the paired test.
 
 Training pairs (``pairs``), capped per source so that no one corpus dominates:
 
@@ -28,6 +35,7 @@ import gzip
 import hashlib
 import json
 import math
+import os
 import random
 import re
 import sys
@@ -61,7 +69,7 @@ def _words(text: str) -> list[str]:
     return text.split()
 
 
-def heading_pairs(source: str, per_source: int, per_doc: int, rng: random.Random) -> list[dict]:
+def heading_pairs(source: str, per_source: int, per_doc: int, rng: random.Random, ict: bool = False) -> list[dict]:
     """(section title, doc title + section body) pairs from one Debian documentation package."""
     from pipelines.parse import ParseError, parse_bytes
 
@@ -91,6 +99,10 @@ def heading_pairs(source: str, per_source: int, per_doc: int, rng: random.Random
             body = _words(section.text)
             if len(body) < 40:
                 continue
+            if ict and len(body) >= 140:  # inverse cloze: a section's opening words ask for what follows
+                head = (" ".join((doc.title or "").split()) + "\n") if doc.title else ""
+                found.append({"query": " ".join(body[:60]), "passage": head + " ".join(body[60:240]),
+                              "source": f"{source}-ict", "group": path.name})
             query = re.sub(r"^(?:[A-Z]\.)?[\d.]+\s+", "", title)
             doc_title = " ".join((doc.title or "").split())
             if query.lower() in doc_title.lower():  # the passage's header would hold the query itself
@@ -124,7 +136,7 @@ def build_pairs(args) -> int:
     rng = random.Random(args.seed)
     pairs = []
     for source in SOURCES:
-        got = heading_pairs(source, args.per_source, args.per_doc, rng)
+        got = heading_pairs(source, args.per_source, args.per_doc, rng, ict=args.ict)
         print(f"{source}: {len(got)} pairs", flush=True)
         pairs += got
     sci = scifact_pairs()
@@ -132,10 +144,10 @@ def build_pairs(args) -> int:
     pairs += sci
     rng.shuffle(pairs)
     WORK.mkdir(parents=True, exist_ok=True)
-    with open(WORK / "pairs.jsonl", "w", encoding="utf-8") as fh:
+    with open(Path(args.out), "w", encoding="utf-8") as fh:
         for p in pairs:
             fh.write(json.dumps(p, ensure_ascii=False) + "\n")
-    print(f"{len(pairs)} pairs -> {WORK / 'pairs.jsonl'}")
+    print(f"{len(pairs)} pairs -> {args.out}")
     for p in pairs[:8]:
         print("  ", p["source"], "|", p["query"][:70], "->", p["passage"][:90].replace("\n", " / "))
     return 0
@@ -172,7 +184,7 @@ def train(args) -> int:
     pad = tok.token_to_id("[PAD]") or 0
     model = AutoModel.from_pretrained(str(base))
     model.train()
-    pairs = [json.loads(line) for line in open(WORK / "pairs.jsonl", encoding="utf-8")]
+    pairs = [json.loads(line) for line in open(args.pairs, encoding="utf-8")]
     if args.max_pairs:
         pairs = pairs[:args.max_pairs]
     rng = random.Random(args.seed)
@@ -198,7 +210,7 @@ def train(args) -> int:
     while step < total:
         for batch in _batches(pairs, args.batch, rng):
             q = encode([p["query"] for p in batch], 64)
-            d = encode([p["passage"] for p in batch], 256)
+            d = encode([p["passage"] for p in batch], args.passage_tokens)
             logits = args.scale * q @ d.T
             labels = torch.arange(len(batch))
             loss = torch.nn.functional.cross_entropy(logits, labels)
@@ -218,6 +230,7 @@ def train(args) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     model.eval()
+    model.save_pretrained(str(out / "torch"))  # the weights, for interpolation with the base (``mix``)
     export(model, out / "model.onnx")
     for name in ("tokenizer.json", "config.json", "special_tokens_map.json", "tokenizer_config.json", "vocab.txt"):
         if (base / name).exists():
@@ -227,6 +240,31 @@ def train(args) -> int:
         "scale": args.scale, "symmetric": args.symmetric, "seed": args.seed,
         "seconds": round(time.monotonic() - t0), "final_loss": float(np.mean(losses[-20:]))}, indent=1))
     print(f"exported -> {out}")
+    return 0
+
+
+def mix(args) -> int:
+    """Weight-space ensemble of the base and a tuned model (WiSE-FT): ``(1 - alpha) * base + alpha * tuned``."""
+    from transformers import AutoModel
+
+    from offline.reranker.model import base_model_dir
+
+    base = AutoModel.from_pretrained(str(base_model_dir()))
+    tuned = AutoModel.from_pretrained(str(Path(args.tuned) / "torch"))
+    tuned_state = tuned.state_dict()
+    mixed = {k: (1 - args.alpha) * v + args.alpha * tuned_state[k] if v.is_floating_point() else v
+             for k, v in base.state_dict().items()}
+    base.load_state_dict(mixed)
+    base.eval()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    export(base, out / "model.onnx")
+    for name in ("tokenizer.json", "config.json", "special_tokens_map.json", "tokenizer_config.json", "vocab.txt"):
+        if (base_model_dir() / name).exists():
+            (out / name).write_bytes((base_model_dir() / name).read_bytes())
+    (out / "mix.json").write_text(json.dumps({"wise_ft_alpha": args.alpha, "tuned": json.loads(
+        (Path(args.tuned) / "training.json").read_text())}, indent=1))
+    print(f"alpha {args.alpha} -> {out}")
     return 0
 
 
@@ -325,7 +363,14 @@ def evaluate(args) -> int:
             top = np.argsort(-scores, axis=1)[:, :10]
             per_query[name][set_name] = np.array([_ndcg([ids[j] for j in row], qrels[q]) for q, row in zip(qids, top)])
     base = models[0][0]
-    row = {"when": time.strftime("%Y-%m-%dT%H:%M:%S"), "models": {n: str(d) for n, d, _ in models}, "ndcg@10": {}}
+    def made(directory: Path) -> dict:
+        for name in ("training.json", "mix.json"):
+            if (directory / name).exists():
+                return json.loads((directory / name).read_text())
+        return {}
+
+    row = {"when": time.strftime("%Y-%m-%dT%H:%M:%S"), "bench": "dense_documents",
+           "models": {n: {"dir": str(d), **made(d)} for n, d, _ in models}, "ndcg@10": {}}
     print(f"{'set':<24}" + "".join(f"{n:>16}" for n, _, _ in models) + "   delta (p)")
     for set_name in sets:
         vals = {n: float(per_query[n][set_name].mean()) for n, _, _ in models}
@@ -340,6 +385,34 @@ def evaluate(args) -> int:
     return 0
 
 
+def product(args) -> int:
+    """Paired comparison of two ``strata eval retrieval`` reports per set (the same queries, the product's
+    chunks and fusion): ``--pair NAME=BASE_REPORT_DIR,TUNED_REPORT_DIR``."""
+    row = {"when": time.strftime("%Y-%m-%dT%H:%M:%S"), "bench": "product_eval_retrieval", "ndcg@10": {}}
+    for spec in args.pair:
+        name, _, dirs = spec.partition("=")
+        base_dir, tuned_dir = (Path(os.path.expanduser(d)) for d in dirs.split(","))
+        reports = [json.loads((d / "report.json").read_text()) for d in (base_dir, tuned_dir)]
+        data = reports[0]["dataset"]
+        row["ndcg@10"][name] = {"queries": len(reports[0]["results"][0]["per_query"]), "split": data.get("split"),
+                                "queries_file": data.get("queries_file"),
+                                "embedders": [rep["meta"].get("models", {}).get("embedder_dir")
+                                              or rep["meta"].get("models", {}).get("embedder") for rep in reports]}
+        cells = []
+        for config in ("bm25", "dense", "default"):
+            per = [{r["name"]: r for r in rep["results"]}[config]["per_query"] for rep in reports]
+            qids = sorted(per[0])
+            a, b = (np.array([p[q]["ndcg@10"] for q in qids]) for p in per)
+            pval = _paired_p(a, b)
+            row["ndcg@10"][name][config] = {"base": float(a.mean()), "tuned": float(b.mean()), "p": pval}
+            cells.append(f"{config} {a.mean():.4f} -> {b.mean():.4f} ({b.mean() - a.mean():+.4f}, p={pval:.3f})")
+        print(f"{name:<16}" + " | ".join(cells))
+    if args.record:
+        with open(RESULTS, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps(row) + "\n")
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -347,6 +420,8 @@ def main() -> int:
     p.add_argument("--per-source", type=int, default=2500)
     p.add_argument("--per-doc", type=int, default=6)
     p.add_argument("--seed", type=int, default=13)
+    p.add_argument("--ict", action="store_true", help="also inverse-cloze pairs (a section's first 60 words -> the next 180)")
+    p.add_argument("--out", default=str(WORK / "pairs.jsonl"))
     t = sub.add_parser("train")
     t.add_argument("--steps", type=int, default=0, help="stop after N steps (0: the epochs)")
     t.add_argument("--epochs", type=int, default=1)
@@ -355,19 +430,32 @@ def main() -> int:
     t.add_argument("--scale", type=float, default=20.0)
     t.add_argument("--symmetric", action="store_true")
     t.add_argument("--max-pairs", type=int, default=0)
+    t.add_argument("--pairs", default=str(WORK / "pairs.jsonl"))
+    t.add_argument("--passage-tokens", type=int, default=256)
     t.add_argument("--threads", type=int, default=2)
     t.add_argument("--seed", type=int, default=13)
     t.add_argument("--out", default=str(WORK / "tuned"))
+    m = sub.add_parser("mix")
+    m.add_argument("--tuned", default=str(WORK / "tuned"))
+    m.add_argument("--alpha", type=float, default=0.5)
+    m.add_argument("--out", default=str(WORK / "mixed"))
     e = sub.add_parser("eval")
     e.add_argument("--model", action="append",
                    default=None, help="NAME=DIR[,...] as in bench/embedder_candidates.py; the first is the baseline")
     e.add_argument("--threads", type=int, default=2)
     e.add_argument("--record", action="store_true")
+    r = sub.add_parser("product")
+    r.add_argument("--pair", action="append", required=True, help="NAME=BASE_REPORT_DIR,TUNED_REPORT_DIR")
+    r.add_argument("--record", action="store_true")
     args = ap.parse_args()
     if args.cmd == "pairs":
         return build_pairs(args)
     if args.cmd == "train":
         return train(args)
+    if args.cmd == "mix":
+        return mix(args)
+    if args.cmd == "product":
+        return product(args)
     if not args.model:
         home = Path.home() / ".local" / "share" / "strata" / "models" / "all-minilm-l6-v2"
         args.model = [f"minilm={home}", f"tuned={WORK / 'tuned'},preset=minilm"]
