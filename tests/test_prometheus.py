@@ -341,6 +341,10 @@ def test_dashboards_and_alerts_against_a_real_prometheus(prometheus, ray_session
         while requests.get(f"{url}/readyz", timeout=30).status_code != 200:
             assert time.monotonic() < deadline, "the replicas did not pick up the first index"
             time.sleep(1)
+        # The health check above may have made a replica open the index while the ingest was still writing (its
+        # tables empty); replicas move to a newly committed version within serve.refresh_interval_s, so the load
+        # below starts once every replica has had the time to.
+        time.sleep(2 * cfg.serve.refresh_interval_s + 0.5)
 
         # 3. A short load: searches of every route, context packs, answers (answered and refused), bad requests.
         queries = ["How do I handle exceptions with try and except?", "create a virtual environment",
@@ -462,12 +466,20 @@ def test_dashboards_and_alerts_against_a_real_prometheus(prometheus, ray_session
         loaded = prom.loaded_rules()
         assert sorted(loaded) == sorted(r["alert"] for r in prom.rules) and len(loaded) == 19, loaded
         assert all(health == "ok" for health in loaded.values()), loaded
+        #    "Fired" is read from Prometheus's own ALERTS series over the whole run, not only the state now: the
+        #    server-error alert's 5-minute rate window holds step 1's 503s only for 5 minutes, and on a slow box
+        #    steps 2-7 can take longer than that (the alert then fired and resolved, as it should).
         wanted = {"StrataIngestFailureRatioHigh", "StrataQueryServerErrorsHigh"}
+
+        def fired(name: str) -> bool:
+            return states.get(name) == "firing" or prom.has(
+                f'max_over_time(ALERTS{{alertname="{name}",alertstate="firing"}}[30m])')
+
         deadline = time.monotonic() + 60
         states: dict[str, str] = {}
         while time.monotonic() < deadline:
             states = prom.alerts()
-            if all(states.get(name) == "firing" for name in wanted):
+            if all(fired(name) for name in wanted):
                 break
             time.sleep(1)
         p99 = prom.query('histogram_quantile(0.99, sum by (le) '
@@ -477,7 +489,7 @@ def test_dashboards_and_alerts_against_a_real_prometheus(prometheus, ray_session
         assert not empty, "dashboard queries without data:\n" + "\n".join(empty)
         assert not nan_only, "dashboard queries that are NaN:\n" + "\n".join(nan_only)
         assert checked >= 75, checked
-        assert all(states.get(name) == "firing" for name in wanted), states
+        assert all(fired(name) for name in wanted), states
         # Nothing else fires, except: StrataQueryNoSuccessfulRequests is TRUE during the no-index phase (every /v1
         # request failed) and may still be firing when the proxy's later 2xx counts have not been exported yet;
         # in production its `for: 5m` (zeroed here) keeps a short outage like that one quiet. Node memory and
