@@ -34,7 +34,6 @@ import argparse
 import gzip
 import hashlib
 import json
-import math
 import os
 import random
 import re
@@ -71,7 +70,7 @@ def _words(text: str) -> list[str]:
 
 def heading_pairs(source: str, per_source: int, per_doc: int, rng: random.Random, ict: bool = False) -> list[dict]:
     """(section title, doc title + section body) pairs from one Debian documentation package."""
-    from pipelines.parse import ParseError, parse_bytes
+    from pipelines.parse import parse_bytes
 
     files = []
     for folder in SOURCES[source]:
@@ -86,7 +85,7 @@ def heading_pairs(source: str, per_source: int, per_doc: int, rng: random.Random
             break
         try:
             doc = parse_bytes(path.read_bytes(), path=path.name, doc_id=path.name)
-        except (ParseError, Exception):  # noqa: BLE001 - a bench skips what does not parse
+        except Exception:  # noqa: BLE001 - a bench skips what does not parse (ParseError, ParserCrash)
             continue
         found = []
         for section in doc.sections:
@@ -316,22 +315,10 @@ def _eval_sets() -> dict[str, tuple[dict, dict, dict]]:
     return out
 
 
-def _ndcg(ranked: list[str], rel: dict[str, int]) -> float:
-    dcg = sum((2 ** rel.get(d, 0) - 1) / math.log2(i + 2) for i, d in enumerate(ranked[:10]))
-    ideal = sorted(rel.values(), reverse=True)[:10]
-    return dcg / sum((2 ** r - 1) / math.log2(i + 2) for i, r in enumerate(ideal))
-
-
-def _paired_p(a: np.ndarray, b: np.ndarray, rounds: int = 10000, seed: int = 13) -> float:
-    diff = b - a
-    rng = np.random.default_rng(seed)
-    signs = rng.choice([-1.0, 1.0], size=(rounds, len(diff)))
-    null = np.abs((signs * diff).mean(axis=1))
-    return float((null >= abs(diff.mean()) - 1e-12).mean())
-
-
 def evaluate(args) -> int:
     from embedder_candidates import Encoder, parse_model
+
+    from offline.eval.metrics import ndcg_at_k, paired_randomization_p
 
     models = [parse_model(spec) for spec in args.model]
     sets = _eval_sets()
@@ -361,7 +348,7 @@ def evaluate(args) -> int:
             qv = enc.encode_ids(enc.tokenize([queries[q] for q in qids], settings["qp"]))
             scores = qv @ vecs.T
             top = np.argsort(-scores, axis=1)[:, :10]
-            per_query[name][set_name] = np.array([_ndcg([ids[j] for j in row], qrels[q]) for q, row in zip(qids, top)])
+            per_query[name][set_name] = {q: ndcg_at_k([ids[j] for j in row], qrels[q], 10) for q, row in zip(qids, top)}
     base = models[0][0]
     def made(directory: Path) -> dict:
         for name in ("training.json", "mix.json"):
@@ -373,9 +360,9 @@ def evaluate(args) -> int:
            "models": {n: {"dir": str(d), **made(d)} for n, d, _ in models}, "ndcg@10": {}}
     print(f"{'set':<24}" + "".join(f"{n:>16}" for n, _, _ in models) + "   delta (p)")
     for set_name in sets:
-        vals = {n: float(per_query[n][set_name].mean()) for n, _, _ in models}
+        vals = {n: float(np.mean(list(per_query[n][set_name].values()))) for n, _, _ in models}
         row["ndcg@10"][set_name] = vals
-        deltas = "  ".join(f"{vals[n] - vals[base]:+.4f} (p={_paired_p(per_query[base][set_name], per_query[n][set_name]):.3f})"
+        deltas = "  ".join(f"{vals[n] - vals[base]:+.4f} (p={paired_randomization_p(per_query[base][set_name], per_query[n][set_name]):.3f})"
                            for n, _, _ in models[1:])
         print(f"{set_name:<24}" + "".join(f"{vals[n]:>16.4f}" for n, _, _ in models) + "   " + deltas)
     if args.record:
@@ -388,6 +375,8 @@ def evaluate(args) -> int:
 def product(args) -> int:
     """Paired comparison of two ``strata eval retrieval`` reports per set (the same queries, the product's
     chunks and fusion): ``--pair NAME=BASE_REPORT_DIR,TUNED_REPORT_DIR``."""
+    from offline.eval.metrics import paired_randomization_p
+
     row = {"when": time.strftime("%Y-%m-%dT%H:%M:%S"), "bench": "product_eval_retrieval", "ndcg@10": {}}
     for spec in args.pair:
         name, _, dirs = spec.partition("=")
@@ -401,9 +390,9 @@ def product(args) -> int:
         cells = []
         for config in ("bm25", "dense", "default"):
             per = [{r["name"]: r for r in rep["results"]}[config]["per_query"] for rep in reports]
-            qids = sorted(per[0])
-            a, b = (np.array([p[q]["ndcg@10"] for q in qids]) for p in per)
-            pval = _paired_p(a, b)
+            a, b = ({q: scores["ndcg@10"] for q, scores in p.items()} for p in per)
+            pval = paired_randomization_p(a, b)
+            a, b = np.array(list(a.values())), np.array(list(b.values()))
             row["ndcg@10"][name][config] = {"base": float(a.mean()), "tuned": float(b.mean()), "p": pval}
             cells.append(f"{config} {a.mean():.4f} -> {b.mean():.4f} ({b.mean() - a.mean():+.4f}, p={pval:.3f})")
         print(f"{name:<16}" + " | ".join(cells))
