@@ -55,7 +55,9 @@ SETS = (("answers-dev", DEV, "manual pages", True), ("answers-test", TEST, "manu
         ("answers-reports", DATA / "answers-reports.jsonl", "business reports", True),
         ("answers-encyclopedic-tune", DATA / "answers-encyclopedic-tune.jsonl", "encyclopedic", False),
         ("answers-encyclopedic-test", DATA / "answers-encyclopedic-test.jsonl", "encyclopedic", False),
-        ("answers-encyclopedic-yesno", DATA / "answers-encyclopedic-yesno.jsonl", "encyclopedic", False))
+        ("answers-encyclopedic-yesno", DATA / "answers-encyclopedic-yesno.jsonl", "encyclopedic", False),
+        ("answers-jargon-tune", DATA / "answers-jargon-tune.jsonl", "jargon", False),
+        ("answers-jargon-test", DATA / "answers-jargon-test.jsonl", "jargon", False))
 GOAL = 0.8  # answer and refuse at least this share on every set (issue 50)
 
 
@@ -101,13 +103,17 @@ def kind_index(kind: str, data_dir: Path):
         _ingest_docs(cfg, docs, data_dir.parent / f"{data_dir.name}-corpus", "business-reports")
     else:
         sys.path.insert(0, str(REPO / "bench"))
-        from encyclopedic_set import load_corpus
+        if kind == "jargon":
+            from jargon_set import load_corpus
+        else:
+            from encyclopedic_set import load_corpus
 
-        _ingest_docs(cfg, load_corpus(), data_dir.parent / f"{data_dir.name}-corpus", "encyclopedic")
+        _ingest_docs(cfg, load_corpus(), data_dir.parent / f"{data_dir.name}-corpus", kind)
     return cfg
 
 
-INDEX_DIRS = {"manual pages": "answer-index", "business reports": "br", "encyclopedic": "encyclopedic-index"}
+INDEX_DIRS = {"manual pages": "answer-index", "business reports": "br", "encyclopedic": "encyclopedic-index",
+              "jargon": "jargon-index"}
 
 
 def fit_logistic(x: np.ndarray, y: np.ndarray, *, l2: float = 0.05, steps: int = 5000,
@@ -306,7 +312,7 @@ def main() -> None:
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     with RESULTS.open("a") as f:
         f.write(json.dumps({"date": time.strftime("%Y-%m-%dT%H:%M:%S"), "commit": commit, "writer": "extractive",
-                            "change": args.change, "calibration": record, "sets": rows}) + "\n")
+                            "change": args.change, "stored": args.write, "calibration": record, "sets": rows}) + "\n")
 
 
 if __name__ == "__main__":

@@ -412,7 +412,9 @@ def sec_answers() -> list[str]:
                  "51, held out; the llm row asks only 8):\n")
     lines += table(["writer", "QA set", "questions", "answered when answerable", "refused when unanswerable",
                     "citation precision", "contains gold", "EM", "token F1", "latency p50 ms"], quality)
-    calibration = [r for r in rows_of("answer-quality.jsonl") if r.get("calibration")]
+    # rows of a model that was fitted but not stored (an experiment: "stored": false) are not the shipped model
+    shipped = [r for r in rows_of("answer-quality.jsonl") if r.get("stored", True)]
+    calibration = [r for r in shipped if r.get("calibration")]
     if calibration:
         last = calibration[-1]
         c = last["calibration"]
@@ -423,7 +425,7 @@ def sec_answers() -> list[str]:
                      f"{num(c.get('balanced_accuracy', c.get('dev_balanced_accuracy')))} "
                      f"({src('answer-quality.jsonl')}).\n")
         newest: dict[str, tuple[dict, dict]] = {}  # set → (its newest row, that row's entry), in row order
-        for r in rows_of("answer-quality.jsonl"):
+        for r in shipped:
             for entry in r.get("sets") or []:
                 if "answer_rate" in entry:
                     newest.pop(entry["set"], None)

@@ -12,6 +12,8 @@ sentences are the answer then).
 'four bytes'
 >>> answer_span("In which Linux version was epoll introduced?", ["The epoll API was introduced in Linux kernel 2.5.44."])
 '2.5.44'
+>>> answer_span("Which util-linux version ships pivot_root?", ["pivot_root is in util-linux version 2.10h or higher."])
+'2.10h'
 >>> answer_span("Why is the sky blue?", ["Rayleigh scattering makes it so."]) is None
 True
 """
@@ -27,7 +29,8 @@ _NUMBER_WORDS = ("zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|t
                  "forty|fifty|sixty|hundred|thousand|million|billion")
 _NUMBER = re.compile(r"\b(?:\d+(?:[.,]\d+)*%?|(?:" + _NUMBER_WORDS + r"))(?:\s+(?!of\b|the\b|and\b|on\b|in\b)"
                      r"[a-z]+)?", re.IGNORECASE)
-_VERSION = re.compile(r"\b\d+\.\d+(?:\.\d+)*\b")
+#: A version: 2.5.44, and with a letter suffix as util-linux and OpenSSL write them (2.10h, 1.1.1k).
+_VERSION = re.compile(r"\b\d+\.\d+(?:\.\d+)*[a-z]?\b")
 _YEAR = re.compile(r"\b(?:1[89]\d\d|20\d\d)\b")
 _IDENTIFIER = re.compile(r"(?<![\w-])(?:--?[A-Za-z][\w-]*|[A-Za-z_][\w]*\(\d\w*\)|[A-Z][A-Z0-9]*_[A-Z0-9_]+"
                          r"|[A-Z]{2,}[A-Z0-9]*|/[\w./-]+|[a-z]+_[a-z0-9_]+|[A-Z][a-z]+[A-Z]\w*)")

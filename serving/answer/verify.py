@@ -32,6 +32,8 @@ Embed = Callable[[list[str]], Awaitable[list[np.ndarray]]]
 
 #: A word in any script (``\\w`` is Unicode-aware: Arabic, Cyrillic, accented Latin …); identifiers keep their dots.
 _WORD = re.compile(r"\w[\w.:/+-]*\w|[^\W_]")
+#: A figure joined to its unit by a hyphen: "32-bit", "4-byte", "10-minute".
+_MEASURE = re.compile(r"^\d+(?:[.,]\d+)?-([^\W\d_]{2,})$")
 STOPWORDS = frozenset("""
 a an the and or but if then else of to in on at by for with from into onto over under as is are was were be been
 being it its this that these those there here which who whom whose what when where why how can could should would
@@ -93,10 +95,15 @@ def content_words(text: str) -> list[str]:
 
     >>> content_words("ما هي أهمية مكة المكرمة؟"), content_words("Où est né Kurt Gödel ?")
     (['اهم', 'مكة', 'مكرم'], ['ou', 'est', 'ne', 'kurt', 'godel'])
+    >>> content_words("a 32-bit hash code")
+    ['32-bit', 'bit', 'hash', 'code']
     """
     words = []
     for token in _WORD.findall(normalize(text)):
         parts = [token] if re.search(r"[_./:+]|\d", token) else token.split("-")
+        unit = _MEASURE.match(token)
+        if unit:  # "32-bit", "64-byte", "10-minute": the figure and its unit ("how many bits")
+            parts = [token, unit.group(1)]
         for part in parts:
             low = part.strip(".:/+-")
             if low and low not in STOPWORDS:
