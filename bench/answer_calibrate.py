@@ -9,7 +9,9 @@
    (``../shared/data/business-reports`` → ``br``: ``answers-reports`` fitted) and encyclopedic
    biographies (``bench/data/encyclopedic`` → ``encyclopedic-index``: both splits held out — a kind
    the model is never fitted on; the tune split's failures were read while writing the focus rules of
-   :mod:`serving.answer.extractive`; see ``bench/encyclopedic_set.py``).
+   :mod:`serving.answer.extractive`; see ``bench/encyclopedic_set.py``) and The Jargon File
+   (``bench/data/jargon`` → ``jargon-index``: questions that paraphrase their entries, both splits never
+   fitted; see ``bench/jargon_set.py``).
 2. Every question of the fitted sets runs through the in-process answer path with the default
    settings and refusals disabled, recording the answerability features of its quotable sentences
    (:data:`serving.answer.extractive.FEATURES`: question coverage, the asked-for value, the question's
