@@ -35,6 +35,7 @@ from pipelines.chunk.sentences import split_sentences
 from serving.answer.anchors import anchors, counted_noun, is_question, missing_anchors
 from serving.answer.boilerplate import is_boilerplate
 from serving.answer.span import answer_span, expected_type, holds_value
+from serving.answer.tables import TableRow, row_value, table_rows
 from serving.answer.verify import content_words, normalize
 from serving.rerank.combine import minmax
 from serving.rerank.text import header_of
@@ -117,6 +118,7 @@ class ScoredSentence:
     score: float           # blended score (ranking within one question)
     coverage: float = 0.0  # share of the question's content words in header + sentence
     holds: bool = False    # holds the kind of value the question asks for
+    row: TableRow | None = None  # a table row quoted as ``label — header: figure; …`` (:mod:`serving.answer.tables`)
 
 
 @dataclass
@@ -272,17 +274,21 @@ class ExtractiveAnswerer:
         self.model = model
         self.score = score
 
-    def candidates(self, passages: Sequence[tuple[str, str, float]]) -> list[tuple[int, int, int, str, str, float]]:
-        """``(n, start, end, sentence, header, passage score)`` of the best passages' sentences, within
-        ``max_candidates`` (passages taken best first; ``passages`` = (text, header, score), 1-based n)."""
+    def candidates(self, passages: Sequence[tuple[str, str, float]]) -> list[tuple]:
+        """``(n, start, end, sentence, header, passage score, table row or None)`` of the best passages' prose
+        sentences and table rows (:func:`serving.answer.tables.table_rows`), within ``max_candidates``
+        (passages taken best first; ``passages`` = (text, header, score), 1-based n)."""
         order = sorted(range(len(passages)), key=lambda i: -passages[i][2])
         out = []
         for i in order:
             text, header, score = passages[i][:3]
-            for start, end, sentence in sentences_of(text, self.settings.max_sentence_chars):
+            found = [(start, end, sentence, None) for start, end, sentence in
+                     sentences_of(text, self.settings.max_sentence_chars)]
+            found += [(row.start, row.end, row.sentence(), row) for row in table_rows(text)]
+            for start, end, sentence, row in sorted(found, key=lambda f: f[0]):
                 if is_boilerplate(sentence):  # a cover page, contents line, legal notice or menu is never evidence
                     continue
-                out.append((i + 1, start, end, sentence, header, score))
+                out.append((i + 1, start, end, sentence, header, score, row))
                 if len(out) >= self.settings.max_candidates:
                     return out
         return out
@@ -330,18 +336,19 @@ class ExtractiveAnswerer:
         found = self.candidates(passages)
         if not found:
             return ExtractiveAnswer(answerable=False, score=None, threshold=self.model.threshold)
-        inputs = [f"{header}\n{sentence}" if header else sentence for _, _, _, sentence, header, _ in found]
+        inputs = [f"{f[4]}\n{f[3]}" if f[4] else f[3] for f in found]
         logits = await self.score(question, inputs)
         st = self.settings
         checked = expected_type(question) is not None
         ranked = []
         for f, c, ce, ps in zip(found, logits, minmax(logits), minmax([f[5] for f in found])):
             covered = coverage(question, f"{f[4]} {f[3]}")
-            holds = checked and holds_value(question, f[3])
+            row = f[6]
+            holds = checked and (holds_value(question, f[3]) if row is None else row_value(question, row) is not None)
             score = (st.cross_encoder_weight * ce + st.passage_weight * ps + st.coverage_weight * covered
                      + st.sentence_coverage_weight * coverage(question, f[3]) + (st.value_weight if holds else 0.0))
             ranked.append(ScoredSentence(n=f[0], start=f[1], end=f[2], text=f[3], header=f[4], cross_encoder=float(c),
-                                         score=score, coverage=covered, holds=holds))
+                                         score=score, coverage=covered, holds=holds, row=row))
         scored = sorted(ranked, key=lambda s: -s.score)
         eligible, missing = self.eligible(question, scored, passages)
         # Answerability is judged on the sentences that could be quoted: a heading that asks, a count of
@@ -364,7 +371,8 @@ class ExtractiveAnswerer:
                 chosen.append(s)
         result.sentences = chosen
         result.answer = " ".join(_quote(s) for s in chosen)
-        result.answer_value = answer_span(question, [s.text for s in chosen])
+        figure = row_value(question, best.row) if best.row is not None else None
+        result.answer_value = figure or answer_span(question, [s.text for s in chosen])
         return result
 
 

@@ -1,0 +1,96 @@
+"""Figures asked for that only a table states (serving/answer/tables.py): a filing's statement rows become
+answer candidates under their header row, and the figure of the asked year is the short answer.
+
+End to end on the product defaults: an HTML annual report (prose, then an income statement and a cash-flow
+statement) is ingested and asked through the answer path. Before table rows were candidates, no row could be
+quoted (a row is no prose sentence), so these questions were refused or answered with the prose sentence
+that only names the figure."""
+
+from __future__ import annotations
+
+import pytest
+from support import make_config
+
+from serving.answer.tables import TableRow, row_value, table_rows
+
+REPORT = """<html><head><title>ACME Corporation Annual Report on Form 10-K, fiscal year 2018</title></head><body>
+<h1>ACME Corporation Form 10-K</h1>
+<h2>Item 1. Business</h2>
+<p>ACME Corporation designs and sells anvils, rockets and roller skates to customers in the desert regions of
+North America. The company was incorporated in Delaware and has two segments, Industrial and Consumer.</p>
+<h2>Item 7. Management's Discussion and Analysis</h2>
+<p>Net sales grew in both segments, driven by strong demand for rocket-powered roller skates. Operating
+margins narrowed because steel prices rose during the year.</p>
+<h2>Item 8. Financial Statements and Supplementary Data</h2>
+<p>Consolidated Statement of Income (in millions of dollars)</p>
+<table><tr><th>Year ended December 31</th><th>2018</th><th>2017</th><th>2016</th></tr>
+<tr><td>Net sales</td><td>$32,765</td><td>$31,657</td><td>$30,109</td></tr>
+<tr><td>Cost of sales</td><td>16,682</td><td>16,055</td><td>15,118</td></tr>
+<tr><td>Research and development expense</td><td>1,821</td><td>1,850</td><td>1,764</td></tr>
+<tr><td>Operating income</td><td>7,207</td><td>8,233</td><td>7,820</td></tr></table>
+<p>Consolidated Statement of Cash Flows (in millions of dollars)</p>
+<table><tr><th>Year ended December 31</th><th>2018</th><th>2017</th><th>2016</th></tr>
+<tr><td>Net cash provided by operating activities</td><td>6,439</td><td>6,240</td><td>6,662</td></tr>
+<tr><td>Purchases of property, plant and equipment</td><td>(1,577)</td><td>(1,373)</td><td>(1,420)</td></tr>
+<tr><td>Dividends paid</td><td>(3,193)</td><td>(2,803)</td><td>(2,678)</td></tr></table>
+</body></html>
+"""
+
+
+def test_rows_under_their_header_and_the_asked_period():
+    pdf = "2018 | 2017\nNet sales | $32,765 | $31,657\nGross margin | 48.3% | 47.9%"  # a PDF header has no label cell
+    rows = table_rows(pdf)
+    assert [r.sentence() for r in rows] == ["Net sales — 2018: $32,765; 2017: $31,657",
+                                            "Gross margin — 2018: 48.3%; 2017: 47.9%"]
+    assert pdf[rows[1].start:rows[1].end] == "Gross margin | 48.3% | 47.9%"
+    markdown = "| Segment | FY2019 | FY2018 |\n|---|---|---|\n| Industrial | 1,200 | 1,100 |"
+    assert row_value("What did Industrial sell in fiscal 2018?", table_rows(markdown)[0]) == "1,100"
+    assert row_value("What were net sales in 2015?", rows[0]) is None  # a period the table does not hold
+    assert row_value("What were net sales?", rows[0]) == "$32,765"  # no period asked: the first (latest) column
+    row = TableRow(0, 0, "Operating income", ("7,207", "8,233"), ("Q3 2018", "Q3 2017"))
+    assert row_value("What was operating income in the third quarter, Q3 2017?", row) == "8,233"
+
+
+def test_no_candidates_from_contents_option_lists_or_headerless_tables():
+    assert table_rows("Contents | Page\nItem 7. Management's Discussion | 45\nItem 8. Financial Statements | 60") == []
+    assert table_rows("Option | Meaning\n-f | force the removal\n-r | recurse") == []  # no figures
+    assert table_rows("Net sales | $32,765 | $31,657\nCost of sales | 16,682 | 16,055") == []  # no header row
+
+
+@pytest.fixture(scope="module")
+def report_pipeline(tmp_path_factory, ray_session, installed_models):
+    from pipelines.ingest import run_ingest
+    from serving.services.local import AnswerPipeline
+
+    root = tmp_path_factory.mktemp("filing")
+    (root / "corpus").mkdir()
+    (root / "corpus" / "acme-10-k.html").write_text(REPORT, encoding="utf-8")
+    cfg = make_config(root / "index")
+    assert run_ingest(cfg, root / "corpus", source="filings").failed == []
+    pipe = AnswerPipeline(cfg)
+    yield pipe
+    pipe.close()
+
+
+@pytest.mark.parametrize("question, figure", [
+    ("What were ACME's net sales in 2017?", "$31,657"),
+    ("How much did ACME spend on research and development in 2016?", "1,764"),
+    ("What was ACME's operating income in 2018?", "7,207"),
+    ("What were ACME's purchases of property, plant and equipment in 2018?", "(1,577)"),
+    ("How much did ACME pay in dividends in 2017?", "(2,803)"),
+])
+def test_a_figure_only_a_table_states_is_answered_with_its_row(report_pipeline, question, figure):
+    from serving.protocol import AnswerRequest
+
+    response = report_pipeline.answer(AnswerRequest(question=question, use_cache=False))
+    assert not response.refused, response.refusal_reason
+    assert response.answer_value == figure, (response.answer, response.answer_value)
+    assert figure in response.answer and response.citations and response.citations[0].path.endswith("acme-10-k.html")
+
+
+def test_a_period_the_statements_do_not_hold_is_refused(report_pipeline):
+    from serving.protocol import AnswerRequest
+
+    for question in ("What were ACME's net sales in 2014?", "What was ACME's net income in 2019?"):
+        response = report_pipeline.answer(AnswerRequest(question=question, use_cache=False))
+        assert response.refused, (question, response.answer)
