@@ -2,14 +2,17 @@
 answer candidates under their header row, and the figure of the asked year is the short answer.
 
 End to end on the product defaults: an HTML annual report (prose, then an income statement and a cash-flow
-statement) is ingested and asked through the answer path. Before table rows were candidates, no row could be
+statement) and a PDF quarterly report (a statement whose header row has no label cell) are ingested and asked
+through the answer path. Before table rows were candidates, no row could be
 quoted (a row is no prose sentence), so these questions were refused or answered with the prose sentence
 that only names the figure."""
 
 from __future__ import annotations
 
+import sys
+
 import pytest
-from support import make_config
+from support import REPO, make_config
 
 from serving.answer.tables import TableRow, row_value, table_rows
 
@@ -57,6 +60,21 @@ def test_no_candidates_from_contents_option_lists_or_headerless_tables():
     assert table_rows("Net sales | $32,765 | $31,657\nCost of sales | 16,682 | 16,055") == []  # no header row
 
 
+def globex_pdf() -> bytes:
+    """A PDF quarterly report whose statement header has no label cell (as PDF tables set it)."""
+    sys.path.insert(0, str(REPO / "tests" / "parse"))
+    from pdfgen import Text, make_pdf
+
+    items = [Text(72, 740, 14, "Globex Corporation Quarterly Report", True),
+             Text(72, 712, 10, "Globex sells hammocks and garden furniture through its own stores in Europe."),
+             Text(72, 690, 10, "Condensed Statement of Income (in thousands of euros)")]
+    items += [Text(330, 670, 10, "Q3 2019", True), Text(430, 670, 10, "Q3 2018", True)]
+    for r, (label, a, b) in enumerate((("Revenue", "4,512", "4,020"), ("Gross profit", "1,930", "1,702"),
+                                       ("Operating expenses", "1,288", "1,310"))):
+        items += [Text(72, 656 - 14 * r, 10, label), Text(330, 656 - 14 * r, 10, a), Text(430, 656 - 14 * r, 10, b)]
+    return make_pdf([items], title="Globex quarterly report")
+
+
 @pytest.fixture(scope="module")
 def report_pipeline(tmp_path_factory, ray_session, installed_models):
     from pipelines.ingest import run_ingest
@@ -65,6 +83,7 @@ def report_pipeline(tmp_path_factory, ray_session, installed_models):
     root = tmp_path_factory.mktemp("filing")
     (root / "corpus").mkdir()
     (root / "corpus" / "acme-10-k.html").write_text(REPORT, encoding="utf-8")
+    (root / "corpus" / "globex-q3.pdf").write_bytes(globex_pdf())
     cfg = make_config(root / "index")
     assert run_ingest(cfg, root / "corpus", source="filings").failed == []
     pipe = AnswerPipeline(cfg)
@@ -78,6 +97,8 @@ def report_pipeline(tmp_path_factory, ray_session, installed_models):
     ("What was ACME's operating income in 2018?", "7,207"),
     ("What were ACME's purchases of property, plant and equipment in 2018?", "(1,577)"),
     ("How much did ACME pay in dividends in 2017?", "(2,803)"),
+    ("What was Globex's gross profit in Q3 2018?", "1,702"),
+    ("What was Globex's revenue in Q3 2019?", "4,512"),
 ])
 def test_a_figure_only_a_table_states_is_answered_with_its_row(report_pipeline, question, figure):
     from serving.protocol import AnswerRequest
@@ -85,12 +106,13 @@ def test_a_figure_only_a_table_states_is_answered_with_its_row(report_pipeline, 
     response = report_pipeline.answer(AnswerRequest(question=question, use_cache=False))
     assert not response.refused, response.refusal_reason
     assert response.answer_value == figure, (response.answer, response.answer_value)
-    assert figure in response.answer and response.citations and response.citations[0].path.endswith("acme-10-k.html")
+    document = "acme-10-k.html" if "ACME" in question else "globex-q3.pdf"
+    assert figure in response.answer and response.citations and response.citations[0].path.endswith(document)
 
 
 def test_a_period_the_statements_do_not_hold_is_refused(report_pipeline):
     from serving.protocol import AnswerRequest
 
-    for question in ("What were ACME's net sales in 2014?", "What was ACME's net income in 2019?"):
+    for question in ("What were ACME's net sales in 2014?", "What was Globex's revenue in Q3 2016?"):
         response = report_pipeline.answer(AnswerRequest(question=question, use_cache=False))
         assert response.refused, (question, response.answer)
