@@ -127,6 +127,16 @@ def _rows_of(run: list[tuple[int, str]]) -> list[TableRow]:
     return out
 
 
+def _periods(text: str) -> set[str]:
+    """The years and quarters ``text`` names, a two-digit fiscal year read as its century's (FY18 → 2018).
+
+    >>> sorted(_periods("FY18 and fiscal 2017, Q3"))
+    ['2017', '2018', 'Q3']
+    """
+    found = {p.upper() for p in _PERIOD.findall(text)}
+    return found | {f"20{y}" for y in re.findall(r"\bFY\s?'?(\d\d)\b", text, re.IGNORECASE)}
+
+
 def row_value(question: str, row: TableRow) -> str | None:
     """The figure of ``row`` in the column the question asks about: the one whose header names the question's
     year or quarter; without a period in the question, the row's first figure; None when the question names a
@@ -135,12 +145,14 @@ def row_value(question: str, row: TableRow) -> str | None:
     >>> row = TableRow(0, 0, "Operating income", ("7,207", "8,233"), ("Q3 2018", "Q3 2017"))
     >>> row_value("What was operating income in Q3 2017?", row), row_value("What was operating income?", row)
     ('8,233', '7,207')
+    >>> row_value("What was the FY17 operating income?", TableRow(0, 0, "Operating income", ("7,207", "8,233"), ("2018", "2017")))
+    '8,233'
     """
-    asked = {p.upper() for p in _PERIOD.findall(question)}
+    asked = _periods(question)
     figures = [(h, c) for h, c in zip(row.headers, row.cells) if _is_figure(c)]
     if not asked:
         return figures[0][1] if figures else None
-    matching = [c for h, c in figures if asked <= {p.upper() for p in _PERIOD.findall(h)}]
+    matching = [c for h, c in figures if asked <= _periods(h)]
     if not matching:
-        matching = [c for h, c in figures if asked & {p.upper() for p in _PERIOD.findall(h)}]
+        matching = [c for h, c in figures if asked & _periods(h)]
     return matching[0] if matching else None
