@@ -94,6 +94,30 @@ def write_corpus(docs: list[dict], root: Path) -> Path:
     return root
 
 
+def evidence_problems(q: dict, flat: dict[str, str]) -> list[str]:
+    """An answerable question's problems: its evidence not in its document (``flat``: id → text with single
+    spaces), no gold answer there (yes/no questions excepted)."""
+    problems = []
+    for ev in q["evidence"]:
+        text = flat.get(ev["document"], "")
+        if ev["text"] not in text:
+            problems.append(f"{q['id']}: evidence not in {ev['document']}")
+        if q["answers"] not in (["Yes"], ["No"]) and not any(a.lower() in text.lower() for a in q["answers"]):
+            problems.append(f"{q['id']}: no gold answer in {ev['document']}")
+    return problems
+
+
+def read_set(out: Path) -> tuple[list[dict], dict]:
+    """The hand-written questions and their checks of a set folder (``questions.jsonl``, ``checks.json``)."""
+    questions = [json.loads(line) for line in (out / "questions.jsonl").read_text().splitlines() if line.strip()]
+    return questions, json.loads((out / "checks.json").read_text())
+
+
+def store_corpus(docs: list[dict], path: Path) -> None:
+    with gzip.open(path, "wt", encoding="utf-8") as fh:
+        fh.writelines(json.dumps(d, ensure_ascii=False) + "\n" for d in docs)
+
+
 def check(docs: list[dict], questions: list[dict], checks: dict) -> list[str]:
     """Problems of the set: evidence not in its document, gold answer not in the evidence document, an
     ``absent`` string found in a document that names the subject of an unanswerable question."""
@@ -102,12 +126,7 @@ def check(docs: list[dict], questions: list[dict], checks: dict) -> list[str]:
     for q in questions:
         c = checks[q["id"]]
         if q["answerable"]:
-            for ev in q["evidence"]:
-                text = flat.get(ev["document"], "")
-                if ev["text"] not in text:
-                    problems.append(f"{q['id']}: evidence not in {ev['document']}")
-                if q["answers"] not in (["Yes"], ["No"]) and not any(a.lower() in text.lower() for a in q["answers"]):
-                    problems.append(f"{q['id']}: no gold answer in {ev['document']}")
+            problems += evidence_problems(q, flat)
         else:
             for doc_id, text in flat.items():
                 if doc_id == c["document"] or c["surname"].lower() in text.lower():
@@ -121,14 +140,12 @@ def main() -> None:
     parser.add_argument("dict_dz", nargs="?", type=Path, help="foldoc.dict.dz from the dict-foldoc package")
     parser.add_argument("--check", action="store_true", help="only verify the committed set")
     args = parser.parse_args()
-    questions = [json.loads(line) for line in (OUT / "questions.jsonl").read_text().splitlines() if line.strip()]
-    checks = json.loads((OUT / "checks.json").read_text())
+    questions, checks = read_set(OUT)
     if args.check or args.dict_dz is None:
         docs = load_corpus()
     else:
         docs = corpus(args.dict_dz)
-        with gzip.open(OUT / "corpus.jsonl.gz", "wt", encoding="utf-8") as fh:
-            fh.writelines(json.dumps(d, ensure_ascii=False) + "\n" for d in docs)
+        store_corpus(docs, OUT / "corpus.jsonl.gz")
     problems = check(docs, questions, checks)
     for p in problems:
         print("PROBLEM", p)

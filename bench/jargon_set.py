@@ -36,6 +36,9 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "bench"))
+import encyclopedic_set  # noqa: E402  (the FOLDOC set's corpus and check helpers)
+
 OUT = REPO / "bench" / "data" / "jargon"
 MIN_BODY = 400
 MAX_CHARS = 1_500_000
@@ -102,8 +105,7 @@ def corpus(dict_dz: Path, keep: frozenset[str] | set[str] = frozenset()) -> list
 
 
 def load_corpus(path: Path = OUT / "corpus.jsonl.gz") -> list[dict]:
-    with gzip.open(path, "rt", encoding="utf-8") as fh:
-        return [json.loads(line) for line in fh]
+    return encyclopedic_set.load_corpus(path)
 
 
 def check(docs: list[dict], questions: list[dict], checks: dict) -> list[str]:
@@ -117,12 +119,7 @@ def check(docs: list[dict], questions: list[dict], checks: dict) -> list[str]:
             problems.append(f"{q['id']}: no checks entry or its document is not in the corpus")
             continue
         if q["answerable"]:
-            for ev in q["evidence"]:
-                text = flat.get(ev["document"], "")
-                if ev["text"] not in text:
-                    problems.append(f"{q['id']}: evidence not in {ev['document']}")
-                if q["answers"] not in (["Yes"], ["No"]) and not any(a.lower() in text.lower() for a in q["answers"]):
-                    problems.append(f"{q['id']}: no gold answer in {ev['document']}")
+            problems += encyclopedic_set.evidence_problems(q, flat)
         else:
             subjects = [s.lower() for s in c["subject"]]
             for doc_id, text in flat.items():
@@ -151,14 +148,12 @@ def main() -> None:
     parser.add_argument("dict_dz", nargs="?", type=Path, help="jargon.dict.dz from the dict-jargon package")
     parser.add_argument("--check", action="store_true", help="only verify the committed set")
     args = parser.parse_args()
-    questions = [json.loads(line) for line in (OUT / "questions.jsonl").read_text().splitlines() if line.strip()]
-    checks = json.loads((OUT / "checks.json").read_text())
+    questions, checks = encyclopedic_set.read_set(OUT)
     if args.check or args.dict_dz is None:
         docs = load_corpus()
     else:
         docs = corpus(args.dict_dz, {c["document"] for c in checks.values()})
-        with gzip.open(OUT / "corpus.jsonl.gz", "wt", encoding="utf-8") as fh:
-            fh.writelines(json.dumps(d, ensure_ascii=False) + "\n" for d in docs)
+        encyclopedic_set.store_corpus(docs, OUT / "corpus.jsonl.gz")
     problems = check(docs, questions, checks)
     for p in problems:
         print("PROBLEM", p)
