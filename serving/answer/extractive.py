@@ -40,7 +40,7 @@ from serving.answer.verify import content_words, normalize
 from serving.rerank.combine import minmax
 from serving.rerank.text import header_of
 
-__all__ = ["ANSWERABILITY_FILE", "Answerability", "ExtractiveAnswer", "ExtractiveAnswerer", "ScoredSentence",
+__all__ = ["ANSWERABILITY_FILE", "Answerability", "ExtractiveAnswer", "ExtractiveAnswerer", "ScoredSentence", "asked",
            "coverage", "focus", "focus_words", "load_answerability", "resolve_answerability", "sentences_of"]
 
 ANSWERABILITY_FILE = "answerability.json"
@@ -217,6 +217,21 @@ def resolve_answerability(cfg: StrataConfig) -> Answerability:
     return model
 
 
+def asked(question: str) -> str:
+    """The question without the instructions after it: what the reader is told to do ("Give a response relying
+    on the cash flow statement.", "Answer in one word.") is no part of what the passages must state.
+
+    >>> asked("What was the FY2018 capital expenditure for 3M? Give a response relying on the cash flow statement.")
+    'What was the FY2018 capital expenditure for 3M?'
+    >>> asked("I run PostgreSQL 15. How do I set the WAL level?")
+    'I run PostgreSQL 15. How do I set the WAL level?'
+    """
+    end = max(question.rfind("?"), question.rfind("؟"))  # the Latin or the Arabic question mark
+    if end < 0 or not question[end + 1:].strip():
+        return question
+    return question[: end + 1]
+
+
 def focus_words(question: str) -> list[str]:
     """What the question asks *about its subject*: its content words without the anchors (the names that
     say which thing: :func:`serving.answer.anchors.anchors`) and without the words naming the kind of answer.
@@ -333,6 +348,7 @@ class ExtractiveAnswerer:
     async def answer(self, question: str, passages: Sequence[tuple]) -> ExtractiveAnswer:
         """Quote the best sentences of ``passages`` ((text, header, score[, where]) each, numbered from 1;
         ``where``: the document's path and title, which count for the question's anchors)."""
+        question = asked(question)
         found = self.candidates(passages)
         if not found:
             return ExtractiveAnswer(answerable=False, score=None, threshold=self.model.threshold)

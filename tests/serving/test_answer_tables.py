@@ -97,6 +97,8 @@ def report_pipeline(tmp_path_factory, ray_session, installed_models):
     ("What was ACME's operating income in 2018?", "7,207"),
     ("What were ACME's purchases of property, plant and equipment in 2018?", "(1,577)"),
     ("How much did ACME pay in dividends in 2017?", "(2,803)"),
+    ("What were ACME's net sales in 2017? Give a response to the question by relying on the details shown in the "
+     "income statement.", "$31,657"),  # an instruction after the question is no part of what must be stated
     ("What was Globex's gross profit in Q3 2018?", "1,702"),
     ("What was Globex's revenue in Q3 2019?", "4,512"),
 ])
