@@ -185,11 +185,13 @@ def sentences_of(text: str, max_chars: int = 600) -> list[tuple[int, int, str]]:
             continue
         lead = len(piece) - len(piece.lstrip())
         s = start + lead
-        sentence = " ".join(stripped.split())
-        if len(sentence) > max_chars:
-            sentence = sentence[:max_chars].rsplit(" ", 1)[0] + " …"
-        out.append((s, s + len(stripped), sentence))
+        out.append((s, s + len(stripped), _cut(" ".join(stripped.split()), max_chars)))
     return out
+
+
+def _cut(sentence: str, max_chars: int) -> str:
+    """``sentence`` cut at a word boundary to at most ``max_chars`` (then ending in " …")."""
+    return sentence if len(sentence) <= max_chars else sentence[:max_chars].rsplit(" ", 1)[0] + " …"
 
 
 def load_answerability(model_dir: Path | None) -> Answerability | None:
@@ -299,7 +301,8 @@ class ExtractiveAnswerer:
             text, header, score = passages[i][:3]
             found = [(start, end, sentence, None) for start, end, sentence in
                      sentences_of(text, self.settings.max_sentence_chars)]
-            found += [(row.start, row.end, row.sentence(), row) for row in table_rows(text)]
+            found += [(row.start, row.end, _cut(row.sentence(), self.settings.max_sentence_chars), row)
+                      for row in table_rows(text)]
             for start, end, sentence, row in sorted(found, key=lambda f: f[0]):
                 if is_boilerplate(sentence):  # a cover page, contents line, legal notice or menu is never evidence
                     continue
