@@ -32,6 +32,7 @@ from pathlib import Path
 
 from cluster.config import ExtractiveConfig, StrataConfig
 from pipelines.chunk.sentences import split_sentences
+from pipelines.parse.rst import clean_inline
 from serving.answer.anchors import anchors, counted_noun, is_question, missing_anchors
 from serving.answer.boilerplate import is_boilerplate
 from serving.answer.span import answer_span, expected_type, holds_value
@@ -189,6 +190,16 @@ def sentences_of(text: str, max_chars: int = 600) -> list[tuple[int, int, str]]:
     return out
 
 
+def plain(sentence: str) -> str:
+    """``sentence`` as a reader sees it, without reStructuredText's inline markup (roles, ``literals``, `refs`_)
+    that documentation sources keep in their text.
+
+    >>> plain("To implement a queue, use :class:`collections.deque` or ``list.pop(0)``.")
+    'To implement a queue, use collections.deque or list.pop(0).'
+    """
+    return clean_inline(sentence) if "`" in sentence else sentence
+
+
 def _cut(sentence: str, max_chars: int) -> str:
     """``sentence`` cut at a word boundary to at most ``max_chars`` (then ending in " …")."""
     return sentence if len(sentence) <= max_chars else sentence[:max_chars].rsplit(" ", 1)[0] + " …"
@@ -299,7 +310,7 @@ class ExtractiveAnswerer:
         out = []
         for i in order:
             text, header, score = passages[i][:3]
-            found = [(start, end, sentence, None) for start, end, sentence in
+            found = [(start, end, plain(sentence), None) for start, end, sentence in
                      sentences_of(text, self.settings.max_sentence_chars)]
             found += [(row.start, row.end, _cut(row.sentence(), self.settings.max_sentence_chars), row)
                       for row in table_rows(text)]

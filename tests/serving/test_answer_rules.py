@@ -75,3 +75,12 @@ def test_an_expansion_is_found_however_the_text_spells_it():
     # "used for" shapes the request: the focus is what the thing is, not the word "used".
     assert focus("What is the cookie field of an inotify event used for?",
                  "The cookie field is a unique integer that connects related inotify events.") == 1.0
+
+
+def test_a_quote_reads_without_restructuredtext_markup():
+    answerer = _answerer(Answerability(weights={}, bias=0.0, threshold=-1e9))
+    passages = [("To implement a queue, use :class:`collections.deque` which was designed to have fast appends "
+                 "and pops from both ends.", "Python tutorial › Using Lists as Queues", 0.9)]
+    answer = asyncio.run(answerer.answer("What should you use to implement a queue with fast appends and pops?",
+                                         passages))
+    assert answer.answerable and "use collections.deque which" in answer.answer and "`" not in answer.answer, answer
