@@ -46,6 +46,7 @@ class ExpansionSettings:
     expansion_share: float = 0.4
     min_hits_per_target: int = 3
     excerpt_tokens: int = 0
+    sibling_hits: bool = False
     neighbours: str = "turns"
     expansion_max_tokens: int = 800
 
@@ -56,6 +57,7 @@ class ExpansionSettings:
                       parents=a.parents, siblings=a.siblings, max_siblings=a.max_siblings,
                       summary_tokens=a.summary_tokens,
                       min_hits_per_target=a.min_hits_per_target, excerpt_tokens=a.excerpt_tokens,
+                      sibling_hits=a.sibling_hits,
                       neighbours=a.neighbours, expansion_max_tokens=a.expansion_max_tokens)
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)
@@ -217,7 +219,7 @@ class AwarenessExpander:
         if settings.awareness:
             tier = self._section_tier(sections, vectors, target_texts, budget, len(direct), candidates)
             around_hits = self._neighbourhoods(direct, rows, settings, budget)
-            outline = self._summaries(direct, rows, vectors, target_texts, settings, budget)
+            outline = self._summaries(direct, rows, vectors, target_texts, settings, budget, candidates)
             excerpts = self._excerpts(candidates, target_texts, settings, budget)
             # the section tier, the hits' neighbourhoods (unless they wait for the leftover room), the outline and
             # the excerpts of the hits below the whole ones share the room, one unit each in turn
@@ -346,12 +348,23 @@ class AwarenessExpander:
 
     # -- parent and sibling summaries -----------------------------------------------------------------
     def _summaries(self, direct: list[Candidate], rows: dict[str, dict], vectors: dict[str, np.ndarray],
-                   target_texts: dict[str, str], settings: ExpansionSettings, budget: _Budget) -> list[tuple[str, Piece]]:
+                   target_texts: dict[str, str], settings: ExpansionSettings, budget: _Budget,
+                   candidates: list[Candidate] = ()) -> list[tuple[str, Piece]]:
         """The outline units: short lead summaries (``summary_tokens``) of the top hits' parent sections
         and of their sibling sections that have nothing in the pack yet, the siblings closest to the
-        hit's target first (by their chunks' centroid; without a vector, nearest in the document)."""
+        hit's target first (by their chunks' centroid; without a vector, nearest in the document). With
+        ``sibling_hits``, a sibling that retrieval found a chunk of (in ``candidates``) is quoted as that
+        chunk's best sentence window of the same size instead: what the retriever matched in it, not its opening."""
         if not (settings.parents or settings.siblings):
             return []
+        found: dict[str, tuple[int, Candidate, dict]] = {}  # section → its best retrieved chunk outside the pack
+        if settings.sibling_hits:
+            later = [c for c in candidates if not budget.has(c.chunk_id)]
+            later_rows = self.view.chunks_by_id(c.chunk_id for c in later)
+            for rank, c in enumerate(later):
+                row = later_rows.get(c.chunk_id)
+                if row is not None and row["section_id"] not in found:
+                    found[row["section_id"]] = (rank, c, row)
         hits = [c for c in direct[: settings.expand_hits] if budget.has(c.chunk_id)]
         hit_rows = [rows[c.chunk_id] for c in hits]
         sections = self.view.sections_by_id(r["section_id"] for r in hit_rows)
@@ -394,5 +407,15 @@ class AwarenessExpander:
             else:
                 siblings.sort(key=lambda s: abs(s["ordinal"] - section["ordinal"]))
             for sibling in siblings[: settings.max_siblings]:
+                hit_in = found.get(sibling["section_id"])
+                if hit_in is not None and sibling["section_id"] not in chosen:
+                    c, row = hit_in[1], hit_in[2]
+                    reason = {"kind": "sibling", "of": section["section_id"], "target": c.target, "score": c.score}
+                    piece = excerpt_piece(row, c.target or next(iter(target_texts), ""), settings.summary_tokens,
+                                          reason, c.score, rank)
+                    if piece is not None:
+                        units.append((c.chunk_id if not piece.excerpt else f"excerpt:{c.chunk_id}", piece))
+                        chosen.add(sibling["section_id"])
+                        continue
                 add_summary(sibling, "sibling", section["section_id"], rank)
         return units

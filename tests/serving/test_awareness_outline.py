@@ -101,3 +101,30 @@ def test_lead_keeps_whole_sentences_within_the_budget():
     assert lead_of("short", 32) == "short"
     cut = lead_of("word " * 100, 10)
     assert cut.endswith("…") and len(cut) <= 41
+
+
+def test_a_sibling_that_retrieval_found_is_quoted_from_what_it_found(report_index):
+    """A sibling section with a retrieved chunk (past the pack's hits) is quoted as that chunk's best window,
+    which carries its offsets and chunk id, instead of a lead written from the section's opening."""
+    from serving.protocol import SearchRequest
+    from serving.retrieval.hybrid import Candidate
+    from serving.services.local import SearchPipeline
+
+    pipeline = SearchPipeline(report_index)
+    first = pipeline.search(SearchRequest(query=QUESTION, top_k=1, use_cache=False)).hits[0]
+    found = pipeline.search(SearchRequest(query="rubber-tyred gantry cranes converted to cable reels", top_k=1,
+                                          use_cache=False)).hits[0]
+    assert first.section_path.endswith("Part 1") and found.section_path.endswith("Part 5")
+    candidates = [Candidate(chunk_id=h.chunk_id, doc_id=h.doc_id, score=h.score, target=QUESTION) for h in (first, found)]
+    vector = pipeline.stages.encoder.encode([QUESTION], tenant="default")[0]
+    view = pipeline.stages.index.get("default")
+    for on in (True, False):
+        settings = ExpansionSettings.from_config(report_index, budget_tokens=400, top_k=1, max_siblings=2,
+                                                 sibling_hits=on)
+        result = AwarenessExpander(view).expand(candidates, [], {QUESTION: vector}, {QUESTION: QUESTION}, settings)
+        part5 = [p for p in result.passages if p.reasons[0]["kind"] == "sibling" and p.section_id == found.section_id]
+        assert len(part5) == 1, [(p.meta.get("section_path"), p.reasons) for p in result.passages]
+        if on:
+            assert part5[0].chunk_ids == [found.chunk_id] and part5[0].n_tokens <= settings.summary_tokens, part5[0]
+        else:
+            assert part5[0].chunk_ids == [] and part5[0].text.startswith("["), part5[0]
