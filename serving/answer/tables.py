@@ -5,13 +5,16 @@ tables: :mod:`pipelines.parse`). A financial statement's "Net sales | $32,765 | 
 so the extractive answerer could never quote it, and a question about a figure in a filing went unanswered or
 was answered with a sentence that only names the figure. Here each row with a label and at least one figure
 becomes a sentence under its table's header row, and the figure of the column the question asks about (a year
-or quarter in its header) is the short answer. A table without a header row, and a table of contents (a
-"Page" column), gives no candidates: without a header a figure's meaning is unknown.
+or quarter in its header) is the short answer; the scale the caption or header states ("in millions of
+dollars") goes with the label. A table without a header row, and a table of contents (a "Page" column), gives
+no candidates: without a header a figure's meaning is unknown.
 
 >>> text = "Year ended December 31 | 2018 | 2017\\nNet sales | $32,765 | $31,657\\nCost of sales | 16,682 | 16,055"
 >>> rows = table_rows(text)
 >>> rows[0].sentence()
 'Net sales — 2018: $32,765; 2017: $31,657'
+>>> table_rows("Statement of Income (in millions of dollars)\\n\\n" + text)[0].sentence()
+'Net sales (in millions of dollars) — 2018: $32,765; 2017: $31,657'
 >>> row_value("What were net sales in 2017?", rows[0]), row_value("What were net sales in 2015?", rows[0])
 ('$31,657', None)
 >>> text[rows[1].start:rows[1].end]
@@ -30,6 +33,9 @@ _FIGURE = re.compile(r"^[(\-–−]?\s?(?:USD|US\$|EUR|GBP|[$€£])?\s?\(?\d[\d
 #: The periods a question or a header names: a year (FY2018 and "fiscal 2018" too) or a quarter.
 _PERIOD = re.compile(r"(?<!\d)(?:(?:19|20)\d\d)(?!\d)|\bQ[1-4]\b", re.IGNORECASE)
 _SEPARATOR = re.compile(r"^[\s|:+-]+$")  # a Markdown table's |---|---| line
+#: The scale a statement states its figures in, in its caption or header ("(in millions of dollars)").
+_UNIT = re.compile(r"\bin (?:millions|thousands|billions)\b(?: of (?:U\.S\. )?(?:dollars|euros|pounds|yen|USD|EUR|GBP))?",
+                   re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -41,11 +47,13 @@ class TableRow:
     label: str
     cells: tuple[str, ...]
     headers: tuple[str, ...]  # the header row's cell over each cell ("" where it has none)
+    unit: str = ""  # the scale its table states ("in millions of dollars"), from the caption or header
 
     def sentence(self) -> str:
-        """The row as it is quoted: ``label — header: cell; header: cell``."""
+        """The row as it is quoted: ``label (unit) — header: cell; header: cell``."""
         parts = [f"{h}: {c}" if h else c for h, c in zip(self.headers, self.cells) if c]
-        return f"{self.label} — {'; '.join(parts)}"
+        label = f"{self.label} ({self.unit})" if self.unit else self.label
+        return f"{label} — {'; '.join(parts)}"
 
 
 def _cells(line: str) -> list[str]:
@@ -98,19 +106,21 @@ def table_rows(text: str) -> list[TableRow]:
         if " | " not in lines[i][1] and not lines[i][1].lstrip().startswith("|"):
             i += 1
             continue
+        caption = " ".join(line for _, line in lines[max(0, i - 3):i])  # the lines just above the table
         run = []
         while i < len(lines) and ("|" in lines[i][1]) and lines[i][1].strip():
             if not _SEPARATOR.match(lines[i][1]):
                 run.append(lines[i])
             i += 1
-        rows += _rows_of(run)
+        rows += _rows_of(run, caption)
     return rows
 
 
-def _rows_of(run: list[tuple[int, str]]) -> list[TableRow]:
+def _rows_of(run: list[tuple[int, str]], caption: str = "") -> list[TableRow]:
     if len(run) < 2 or not _is_header(_cells(run[0][1])):
         return []
     header = _cells(run[0][1])
+    unit = _UNIT.search(f"{run[0][1]} {caption}")
     if any(re.fullmatch(r"pages?", h, re.IGNORECASE) for h in header):
         return []  # a table of contents
     out = []
@@ -123,7 +133,8 @@ def _rows_of(run: list[tuple[int, str]]) -> list[TableRow]:
         over = header[1:] if len(header) == len(cells) else header[-len(values):] if len(header) <= len(values) else header[1:]
         heads = ([""] * (len(values) - len(over)) + list(over))[: len(values)]
         stripped = len(line) - len(line.lstrip())
-        out.append(TableRow(start + stripped, start + len(line.rstrip()), label, tuple(values), tuple(heads)))
+        out.append(TableRow(start + stripped, start + len(line.rstrip()), label, tuple(values), tuple(heads),
+                            unit.group(0) if unit else ""))
     return out
 
 

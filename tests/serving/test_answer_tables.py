@@ -108,8 +108,10 @@ def test_a_figure_only_a_table_states_is_answered_with_its_row(report_pipeline, 
     response = report_pipeline.answer(AnswerRequest(question=question, use_cache=False))
     assert not response.refused, response.refusal_reason
     assert response.answer_value == figure, (response.answer, response.answer_value)
-    document = "acme-10-k.html" if "ACME" in question else "globex-q3.pdf"
+    document, unit = ("acme-10-k.html", "in millions of dollars") if "ACME" in question else (
+        "globex-q3.pdf", "in thousands of euros")
     assert figure in response.answer and response.citations and response.citations[0].path.endswith(document)
+    assert unit in response.answer, response.answer  # the scale the statement's caption states
 
 
 def test_a_period_the_statements_do_not_hold_is_refused(report_pipeline):
