@@ -278,6 +278,18 @@ def start(role: str, data_dir: str, port: int, knobs: dict, extra: list[str], lo
 
 
 def free_port() -> int:
+    """A free loopback port outside the kernel's ephemeral range (32768–60999) and Ray's worker ports
+    (10002–19999). A port from ``bind(0)`` is ephemeral, and the connections of a Ray cluster starting in the
+    meantime can take it before the server binds it (seen: Serve's proxy "Failed to bind to address")."""
+    pick = random.SystemRandom()
+    for _ in range(200):
+        port = pick.randint(20000, 32000)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 
@@ -38,9 +37,9 @@ BM25_QUERIES = ["virtual environment venv", "exception handling try except", "ep
 
 
 def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    from bench.serve_bench import free_port  # outside the ephemeral range a starting Ray cluster draws from
+
+    return free_port()
 
 
 def _rows(cfg, name: str) -> list[dict]:

@@ -27,7 +27,6 @@ import math
 import os
 import re
 import shutil
-import socket
 import subprocess
 import threading
 import time
@@ -80,9 +79,9 @@ needs_prometheus = pytest.mark.skipif(PROMETHEUS is None, reason=(
 
 
 def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    from bench.serve_bench import free_port  # outside the ephemeral range a starting Ray cluster draws from
+
+    return free_port()
 
 
 def panel_queries() -> list[tuple[str, str, str, str]]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import socket
 import subprocess
 import sys
 import threading
@@ -34,9 +33,9 @@ ANSWERABLE = "Which epoll flag requests edge-triggered notification?"
 
 
 def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    from bench.serve_bench import free_port  # outside the ephemeral range a starting Ray cluster draws from
+
+    return free_port()
 
 
 @pytest.fixture(scope="module")
