@@ -310,10 +310,11 @@ class ExtractiveAnswerer:
         out = []
         for i in order:
             text, header, score = passages[i][:3]
-            found = [(start, end, plain(sentence), None) for start, end, sentence in
-                     sentences_of(text, self.settings.max_sentence_chars)]
-            found += [(row.start, row.end, _cut(row.sentence(), self.settings.max_sentence_chars), row)
-                      for row in table_rows(text)]
+            rows = table_rows(text)
+            found = [(row.start, row.end, _cut(row.sentence(), self.settings.max_sentence_chars), row) for row in rows]
+            found += [(start, end, plain(sentence), None) for start, end, sentence in
+                      sentences_of(text, self.settings.max_sentence_chars)
+                      if not any(start < r.end and r.start < end for r in rows)]  # a row is quoted as a row only
             for start, end, sentence, row in sorted(found, key=lambda f: f[0]):
                 if is_boilerplate(sentence):  # a cover page, contents line, legal notice or menu is never evidence
                     continue
