@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from serving.answer.verify import normalize
+from serving.answer.verify import normalize, unglue
 
 __all__ = ["anchors", "counted_noun", "is_question", "missing_anchors"]
 
@@ -60,7 +60,7 @@ def _normal(token: str) -> str:
 def anchors(question: str) -> list[str]:
     """The question's anchors, lower-cased, in order (see the module docstring)."""
     out: list[str] = []
-    text = unicodedata.normalize("NFC", question).replace("’", "'")
+    text = unglue(unicodedata.normalize("NFC", question).replace("’", "'"))
     for i, match in enumerate(_TOKEN.finditer(text)):
         token = match.group(0)
         word = _normal(token)
@@ -78,7 +78,7 @@ def anchors(question: str) -> list[str]:
 def missing_anchors(question: str, evidence: str) -> list[str]:
     """The anchors of ``question`` that ``evidence`` (a sentence with its passage and header) does not
     contain as a word (case-insensitive; a possessive counts)."""
-    evidence = unicodedata.normalize("NFC", evidence).replace("’", "'")
+    evidence = unglue(unicodedata.normalize("NFC", evidence).replace("’", "'"))
     found = {_normal(t) for t in _TOKEN.findall(evidence)}
     found |= set(re.findall(r"\w+", normalize(evidence)))
     return [a for a in anchors(question) if a not in found]

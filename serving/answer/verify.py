@@ -61,10 +61,15 @@ def _stem(word: str) -> str:
     takes the clitics off too (``بالمدينة``, ``المدينة`` → ``مدين``), so a question's word meets its
     passage's whatever article or preposition is attached.
 
-    >>> _stem("triggered"), _stem("بالمدينة") == _stem("مدينة")
-    ('trigger', True)
+    A conjunction before the article (``والمدينة``, ``فالمدينة``), which the Snowball stemmer keeps, comes
+    off first.
+
+    >>> _stem("triggered"), _stem("بالمدينة") == _stem("مدينة"), _stem("والولايات") == _stem("الولايات")
+    ('trigger', True, True)
     """
     if _ARABIC.search(word):
+        if word[:1] in ("و", "ف") and word[1:3] == "ال" and len(word) >= 6:
+            word = word[1:]
         return _arabic_stemmer().stemWord(word)
     for suffix, keep in (("ings", 4), ("ing", 4), ("ed", 4), ("es", 4), ("s", 3)):
         if word.endswith(suffix) and len(word) - len(suffix) >= keep:
@@ -76,6 +81,27 @@ def _stem(word: str) -> str:
 _ARABIC_VARIANTS = str.maketrans({"\u0649": "\u064a", "\u06a9": "\u0643", "\u06cc": "\u064a"})
 
 
+_DIGIT_LETTER = re.compile(r"(?<=\d)(?=[^\W\d_])|(?<=[^\W\d_])(?=\d)")
+
+
+def unglue(text: str) -> str:
+    """``text`` with a space between a figure and a letter of a script without case (Arabic, Hebrew, CJK …)
+    written against it, a typing slip those scripts make often ("1953الى"); Latin identifiers keep theirs.
+
+    >>> unglue("من 1953الى 1964"), unglue("x86 and 2.10h in Q3")
+    ('من 1953 الى 1964', 'x86 and 2.10h in Q3')
+    """
+    if text.isascii():
+        return text
+
+    def cut(match: re.Match) -> str:
+        at = match.start()
+        letter = text[at] if text[at - 1].isdigit() else text[at - 1]
+        return " " if letter.lower() == letter.upper() else ""
+
+    return _DIGIT_LETTER.sub(cut, text)
+
+
 def normalize(text: str) -> str:
     """``text`` case-folded without its combining marks (accents, Arabic short vowels and hamza seats,
     the tatweel), so that words of any script compare as their readers would.
@@ -85,7 +111,7 @@ def normalize(text: str) -> str:
     """
     if text.isascii():
         return text.casefold()
-    text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c) and c != "\u0640")
+    text = "".join(c for c in unicodedata.normalize("NFKD", unglue(text)) if not unicodedata.combining(c) and c != "\u0640")
     return text.translate(_ARABIC_VARIANTS).casefold()
 
 
@@ -107,7 +133,10 @@ def content_words(text: str) -> list[str]:
         for part in parts:
             low = part.strip(".:/+-")
             if low and low not in STOPWORDS:
-                words.append(_stem(low) if not re.search(r"[_./:+]|\d", low) else low)
+                word = _stem(low) if not re.search(r"[_./:+]|\d", low) else low
+                if word in STOPWORDS and _ARABIC.search(word):
+                    continue  # a function word with a pronoun on it: غيره, عليه
+                words.append(word)
     return words
 
 

@@ -64,3 +64,19 @@ def test_an_arabic_question_is_refused_over_the_same_article_without_its_answer(
     refused = asyncio.run(answerer.answer(QUESTION, [(LOCATION, "مكة", 0.9)]))
     assert refused.scored > 0  # its sentences were read and scored: refused on what they say
     assert not refused.answerable and refused.answer == "", refused.features
+
+
+def test_arabic_figures_conjunctions_and_pronoun_suffixes_read_as_their_words():
+    # A figure typed against the next word ("from 1953to 1964") is the figure: the anchor is 1953, and a
+    # passage that names 1953 is not refused for lacking "1953الى". Latin identifiers keep their letters.
+    question = "من هو ملك المملكة العربية السعودية من 1953الى 1964؟"
+    assert anchors(question) == ["1953", "1964"]
+    passage = "سعود بن عبد العزيز، ملك المملكة العربية السعودية من 9 نوفمبر 1953 إلى 2 نوفمبر 1964."
+    assert missing_anchors(question, passage) == []
+    assert coverage(question, passage) == 1.0
+    assert anchors("Was x86 support added in 2.10h?") == ["x86", "2.10h"]
+    # "and the United States" (والولايات) is "the United States" (الولايات): the conjunction before the article
+    # comes off (Snowball keeps it), so coverage does not lose the word.
+    assert content_words("والولايات المتحدة") == content_words("الولايات المتحدة")
+    # "other than him" (غيره) is the function word "other than" (غير) with a pronoun: not a content word.
+    assert content_words("بماذا يتميز اللاعب عن غيره") == content_words("بماذا يتميز اللاعب")
