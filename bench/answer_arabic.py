@@ -34,7 +34,8 @@ RESULTS = REPO / "bench" / "results" / "answer-quality.jsonl"
 
 def build_set(arcd: Path = ARCD):
     """``(passages kept, examples)``: the corpus without the unanswerable questions' judged passages, and
-    the questions (:class:`offline.eval.qa_format.QAExample`, evidence = the judged passage's file)."""
+    the questions (:class:`offline.eval.qa_format.QAExample`, evidence = the judged passage's file: each
+    passage is a file of its own, so any citation of it points at it)."""
     from offline.eval.qa_format import Evidence, QAExample
 
     corpus = {d["_id"]: d["text"] for d in map(json.loads, (arcd / "corpus.jsonl").read_text(encoding="utf-8").splitlines())}
@@ -50,7 +51,7 @@ def build_set(arcd: Path = ARCD):
     unanswerable = [q for i, q in enumerate(questions) if i % 2 == 1 and not set(judged[q["_id"]]) & kept_for]
     removed = {d for q in unanswerable for d in judged[q["_id"]]}
     examples = [QAExample(q["_id"], q["text"], (), True,
-                          tuple(Evidence(f"{d}.md", text=corpus[d][:40]) for d in judged[q["_id"]])) for q in answerable]
+                          tuple(Evidence(f"{d}.md") for d in judged[q["_id"]])) for q in answerable]
     examples += [QAExample(q["_id"], q["text"], (), False) for q in unanswerable]
     return {d: t for d, t in corpus.items() if d not in removed}, examples
 

@@ -134,10 +134,20 @@ def document_matches(path: str, document: str) -> bool:
 
 def citation_is_evidence(citation: CitationLike, evidence: Sequence[Evidence]) -> bool:
     """A citation is evidence when it is in an evidence document and its section matches or its passage
-    contains the evidence text."""
+    contains the evidence text; evidence that names only its document (one passage a file) is any citation
+    of that document.
+
+    >>> from types import SimpleNamespace as Cite
+    >>> citation_is_evidence(Cite(path="arcd-doc9.md", section_path=[], snippet="…"), [Evidence("arcd-doc9.md")])
+    True
+    >>> citation_is_evidence(Cite(path="a.md", section_path=[], snippet="other"), [Evidence("a.md", text="gold")])
+    False
+    """
     for piece in evidence:
         if not document_matches(citation.path or "", piece.document):
             continue
+        if not piece.section and not piece.text:
+            return True
         if piece.section and section_matches(citation.section_path or [], piece.section):
             return True
         if piece.text and normalize_text(piece.text) in normalize_text(citation.snippet or ""):

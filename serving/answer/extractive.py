@@ -58,7 +58,8 @@ year date day month time city town village country state county province region 
 borough place university college institute school name number many much person people kind type
 von van der den de del della da di du al el ibn bin ben le la
 use used using let make help find get give want need able way besid like tell call typical usual exact actual main
-""".split())
+""".split()) | frozenset(  # the same in Arabic, as content_words writes them: name, kind, year, city, country, number …
+    "اسم نوع عام سنة مدين دول بلد عدد تاريخ يوم شهر وقت مكان شخص".split())
 #: Irregular verb forms, so that "When did X die / begin / write" finds "X died / began / wrote".
 _IRREGULAR = {"began": "begin", "begun": "begin", "wrote": "write", "written": "write", "made": "make", "took": "take",
               "taken": "take", "gave": "give", "given": "give", "became": "become", "went": "go", "gone": "go",

@@ -11,7 +11,7 @@ import pytest
 
 from cluster.config import load_config
 from serving.answer.anchors import anchors, missing_anchors
-from serving.answer.extractive import ExtractiveAnswerer, coverage, is_prose, resolve_answerability
+from serving.answer.extractive import ExtractiveAnswerer, coverage, focus_words, is_prose, resolve_answerability
 from serving.answer.verify import content_words
 
 pytestmark = pytest.mark.timeout(300)
@@ -80,3 +80,7 @@ def test_arabic_figures_conjunctions_and_pronoun_suffixes_read_as_their_words():
     assert content_words("والولايات المتحدة") == content_words("الولايات المتحدة")
     # "other than him" (غيره) is the function word "other than" (غير) with a pronoun: not a content word.
     assert content_words("بماذا يتميز اللاعب عن غيره") == content_words("بماذا يتميز اللاعب")
+    # "What is the name of …" (ما اسم) and "what kind of …" (ما نوع) name the kind of answer, as "name" and "kind"
+    # do in English: the sentence that states it need not say "name".
+    assert focus_words("ما هو اسم والد أم كلثوم؟") == content_words("والد أم كلثوم")
+    assert focus_words("ما نوع العلاقة بين كندا والولايات المتحدة؟") == content_words("العلاقة بين كندا الولايات المتحدة")
