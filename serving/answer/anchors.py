@@ -57,18 +57,30 @@ def _normal(token: str) -> str:
     return normalize(token)
 
 
+def _shouted(text: str) -> bool:
+    """A question typed in capitals ("HOW DO I COMPRESS A FILE?"): its case says nothing about names."""
+    letters = [c for c in text if c.isalpha() and c.lower() != c.upper()]
+    return len(letters) >= 12 and sum(c.isupper() for c in letters) >= 0.8 * len(letters)
+
+
 def anchors(question: str) -> list[str]:
-    """The question's anchors, lower-cased, in order (see the module docstring)."""
+    """The question's anchors, lower-cased, in order (see the module docstring). A question typed in capitals
+    keeps only its identifiers and figures: every word of it looks like an acronym.
+
+    >>> anchors("HOW DO I COMPRESS A FILE WITH BZIP2 IN 2024?"), anchors("IS THE UK GDP UP?")
+    (['bzip2', '2024'], [])
+    """
     out: list[str] = []
     text = unglue(unicodedata.normalize("NFC", question).replace("’", "'"))
+    cased = not _shouted(text)
     for i, match in enumerate(_TOKEN.finditer(text)):
         token = match.group(0)
         word = _normal(token)
         if not word or word in out or word in _CALENDAR:
             continue
         identifier = bool(re.search(r"[_.:/+]|\d", token)) and not _FIGURE.match(token)
-        acronym = len(token) >= 2 and token.isupper() and token.isalpha()
-        proper = token[0].isupper() and i > 0 and word not in _QUESTION_WORDS and len(word) >= 2
+        acronym = cased and len(token) >= 2 and token.isupper() and token.isalpha()
+        proper = cased and token[0].isupper() and i > 0 and word not in _QUESTION_WORDS and len(word) >= 2
         figure = bool(_FIGURE.match(token)) and (len(token) >= 3 or "." in token)
         if identifier or acronym or proper or figure:
             out.append(word)

@@ -40,6 +40,8 @@ being it its this that these those there here which who whom whose what when whe
 may might must will shall do does did done has have had having not no nor so than too very just also only such
 own same other any each few more most some all both i you he she we they me him her us them my your our their
 about above after again against below between during before through until up down out off once further
+whats hows wheres whos whens whys dont doesnt didnt isnt arent wasnt werent couldnt wouldnt shouldnt hasnt havent
+hadnt doesn don didn isn aren wasn weren couldn wouldn shouldn hasn haven hadn im ive youre theyre
 """.split()) | frozenset(  # Arabic question and function words (as :func:`normalize` writes them)
     "ما ماذا بماذا لماذا من هو هي هم متى اين كيف لم هل كم بكم اي في على عن الى مع او و ثم ان انه انها كان كانت "
     "يكون تكون الذي التي اللتي الذين هذا هذه ذلك تلك هناك قد لا لن بين عند منذ حتى كل بعض غير تم".replace("ى", "ي").split())
@@ -123,9 +125,11 @@ def content_words(text: str) -> list[str]:
     (['اهم', 'مكة', 'مكرم'], ['ou', 'est', 'ne', 'kurt', 'godel'])
     >>> content_words("a 32-bit hash code")
     ['32-bit', 'bit', 'hash', 'code']
+    >>> content_words("What's Gödel's theorem? Why doesn't it hold?"), content_words("whats the default")
+    (['godel', 'theorem', 'hold'], ['default'])
     """
     words = []
-    for token in _WORD.findall(normalize(text)):
+    for token in _WORD.findall(_CLITIC.sub("", normalize(text))):
         parts = [token] if re.search(r"[_./:+]|\d", token) else token.split("-")
         unit = _MEASURE.match(token)
         if unit:  # "32-bit", "64-byte", "10-minute": the figure and its unit ("how many bits")
@@ -138,6 +142,10 @@ def content_words(text: str) -> list[str]:
                     continue  # a function word with a pronoun on it: غيره, عليه
                 words.append(word)
     return words
+
+
+#: An English clitic after a word: the possessive and the contracted verbs ("Gödel's", "what's", "doesn't" → "doesn").
+_CLITIC = re.compile(r"(?<=[^\W_])['’](?:s|t|d|ll|re|ve|m)\b")
 
 
 def lexical_support(sentence: str, passage: str) -> float:

@@ -84,3 +84,25 @@ def test_a_quote_reads_without_restructuredtext_markup():
     answer = asyncio.run(answerer.answer("What should you use to implement a queue with fast appends and pops?",
                                          passages))
     assert answer.answerable and "use collections.deque which" in answer.answer and "`" not in answer.answer, answer
+
+
+def test_a_question_in_capitals_or_with_contractions_reads_as_the_plain_question():
+    # The shipped answerability model over one passage that states the answer: the question asked plainly, in
+    # capitals, and with its contractions and possessives, gets the same features and the same answer. Before,
+    # every capitalised word was an "acronym" anchor (HOW, DO, COMPRESS: refused for lacking "how"), and "'s" and
+    # "n't" were content words of their own that lowered the coverage.
+    from serving.answer.anchors import anchors
+    from serving.answer.extractive import resolve_answerability
+
+    cfg = load_config()
+    answerer = _answerer(resolve_answerability(cfg))
+    passages = [("To compress a file with bzip2, give its name: bzip2 replaces each file by a compressed "
+                 "copy whose name ends in .bz2.", "bzip2 › DESCRIPTION", 0.9)]
+    plain = asyncio.run(answerer.answer("How do I compress a file with bzip2?", passages))
+    assert plain.answerable and plain.cited == [1], plain
+    assert anchors("HOW DO I COMPRESS A FILE WITH BZIP2?") == ["bzip2"]
+    shouted = asyncio.run(answerer.answer("HOW DO I COMPRESS A FILE WITH BZIP2?", passages))
+    assert shouted.answerable and shouted.answer == plain.answer and shouted.features == plain.features, shouted
+    contracted = asyncio.run(answerer.answer("What's the way to compress a file with bzip2's command?", passages))
+    reworded = asyncio.run(answerer.answer("What is the way to compress a file with bzip2 command?", passages))
+    assert contracted.features == reworded.features, (contracted.features, reworded.features)
