@@ -33,6 +33,7 @@ from pathlib import Path
 from cluster.config import ExtractiveConfig, StrataConfig
 from pipelines.chunk.sentences import split_sentences
 from pipelines.parse.rst import clean_inline
+from serving.analysis.decompose import decompose
 from serving.answer.anchors import anchors, counted_noun, is_question, missing_anchors
 from serving.answer.boilerplate import is_boilerplate
 from serving.answer.span import answer_span, expected_type, holds_value
@@ -137,6 +138,7 @@ class ExtractiveAnswer:
     scored: int = 0
     missing_anchors: list[str] = field(default_factory=list)  # why an answerable-looking question was refused
     unquotable: bool = False  # no sentence could be quoted (each asks, counts something else or lacks an anchor)
+    note: str | None = None  # several questions in one: which of them the passages do not answer
 
     @property
     def cited(self) -> list[int]:
@@ -244,6 +246,25 @@ def asked(question: str) -> str:
     if end < 0 or not question[end + 1:].strip():
         return question
     return question[: end + 1]
+
+
+def questions_in(question: str) -> list[str]:
+    """The questions of a message that asks several, each with its own question mark ("What is epoll? When was
+    it added?": :func:`serving.analysis.decompose.decompose`), each answered on its own; anything else is one
+    question. Retrieval also splits "What is X, and how do I Y?", but the answer does not: "Which statement does
+    nothing and is used where one is required?" reads the same way and is one question.
+
+    >>> questions_in("What is epoll? When was it added to Linux?")
+    ['What is epoll?', 'When was it added to Linux?']
+    >>> questions_in("How does epoll differ from select?"), questions_in("What is epoll?? Answer briefly.")
+    (['How does epoll differ from select?'], ['What is epoll??'])
+    >>> questions_in("Which statement does nothing and is used where a statement is required?")
+    ['Which statement does nothing and is used where a statement is required?']
+    """
+    text = asked(question)
+    plan = decompose(text)
+    several = plan.kind == "multi_question" and len(plan.targets) > 1
+    return plan.targets if several and all(t.endswith("?") for t in plan.targets) else [text]
 
 
 def focus_words(question: str) -> list[str]:
@@ -363,8 +384,15 @@ class ExtractiveAnswerer:
 
     async def answer(self, question: str, passages: Sequence[tuple]) -> ExtractiveAnswer:
         """Quote the best sentences of ``passages`` ((text, header, score[, where]) each, numbered from 1;
-        ``where``: the document's path and title, which count for the question's anchors)."""
-        question = asked(question)
+        ``where``: the document's path and title, which count for the question's anchors). A message that asks
+        several questions (:func:`questions_in`) gets each answered on its own, the answers joined, and a note
+        naming the ones the passages do not answer; it is refused only when none is answered."""
+        parts = questions_in(question)
+        if len(parts) == 1:
+            return await self._answer_one(parts[0], passages)
+        return _joined(parts, [await self._answer_one(part, passages) for part in parts])
+
+    async def _answer_one(self, question: str, passages: Sequence[tuple]) -> ExtractiveAnswer:
         found = self.candidates(passages)
         if not found:
             return ExtractiveAnswer(answerable=False, score=None, threshold=self.model.threshold)
@@ -406,6 +434,27 @@ class ExtractiveAnswerer:
         figure = row_value(question, best.row) if best.row is not None else None
         result.answer_value = figure or answer_span(question, [s.text for s in chosen])
         return result
+
+
+def _joined(parts: list[str], answers: list[ExtractiveAnswer]) -> ExtractiveAnswer:
+    """One answer to several questions: the answered ones' quotes in question order (a sentence quoted once),
+    the short answer when only one is answered, the best answered one's score and features, and a note naming
+    the questions left unanswered. None answered: the refusal of the one that came closest."""
+    answered = [a for a in answers if a.answerable]
+    if not answered:
+        return max(answers, key=lambda a: -1e9 if a.score is None else a.score)
+    sentences: list[ScoredSentence] = []
+    for a in answered:
+        sentences += [s for s in a.sentences if s.text not in {t.text for t in sentences}]
+    best = max(answered, key=lambda a: a.score or 0.0)
+    unanswered = [q for q, a in zip(parts, answers) if not a.answerable]
+    return ExtractiveAnswer(
+        answerable=True, score=best.score, threshold=best.threshold, features=best.features, sentences=sentences,
+        answer=" ".join(_quote(s) for s in sentences),
+        answer_value=answered[0].answer_value if len(answered) == 1 else None,
+        scored=max(a.scored for a in answers),
+        note=(f"answered {len(answered)} of {len(parts)} questions; the passages do not answer: "
+              + " | ".join(unanswered)) if unanswered else None)
 
 
 def _quote(s: ScoredSentence) -> str:

@@ -246,6 +246,7 @@ class AnswerService:
     async def _finish_extractive(self, request, emit, run, context, version, analysis, passages, extracted, *,
                                  expansion: str, budget: int, attempt: int, note: str | None = None) -> AnswerResponse:
         """Verify an extractive answer and build the response (answer or refusal)."""
+        note = "; ".join(n for n in (note, extracted.note) if n) or None
         info = ExtractiveInfo(score=extracted.score, threshold=extracted.threshold, features=extracted.features,
                               answerable=extracted.answerable, sentences_scored=extracted.scored, note=note)
         if not extracted.answerable:
@@ -279,7 +280,8 @@ class AnswerService:
             await emit("token", {"text": extracted.answer})
         return self._answered(request, run, context, version, analysis, extracted.answer, extracted.answer_value,
                               passages, verification, writer="extractive", extractive=info,
-                              explanation="quoted from the passages (extractive answer)", quoted=extracted.sentences)
+                              explanation="quoted from the passages (extractive answer)"
+                                          + (f"; {extracted.note}" if extracted.note else ""), quoted=extracted.sentences)
 
     async def _generative_answer(self, request: AnswerRequest, emit: Emit | None, run: "_Run",
                                  version: str) -> AnswerResponse:

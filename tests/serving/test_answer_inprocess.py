@@ -57,6 +57,19 @@ def test_extractive_refuses_an_on_topic_question_the_documents_do_not_answer(pip
     assert "threshold" in response.refusal_reason
 
 
+def test_two_questions_in_one_message_answer_the_one_the_documents_answer_and_name_the_other(pipeline):
+    # Retrieval splits the message into its two questions; the answer quotes epoll(7) for the first and says
+    # that the passages do not answer the second (before, the two were scored as one question and refused).
+    response = pipeline.answer(AnswerRequest(
+        question="Which flag adds a file descriptor to an epoll instance with edge-triggered behaviour? "
+                 "Who founded the Zorblax Society of Lisbon?"))
+    assert response.refused is False, response.refusal_reason
+    assert response.citations and all("epoll" in c.path for c in response.citations), response.citations
+    assert response.verification.verdict == "pass"
+    note = "answered 1 of 2 questions; the passages do not answer: Who founded the Zorblax Society of Lisbon?"
+    assert note in response.extractive.note and note in response.explanation, response.explanation
+
+
 def test_instructions_inside_documents_are_never_followed(tmp_path, ray_session, installed_models):
     from pipelines.ingest import run_ingest
     from serving.answer.prompts import writer_text_messages

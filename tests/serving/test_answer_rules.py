@@ -106,3 +106,29 @@ def test_a_question_in_capitals_or_with_contractions_reads_as_the_plain_question
     contracted = asyncio.run(answerer.answer("What's the way to compress a file with bzip2's command?", passages))
     reworded = asyncio.run(answerer.answer("What is the way to compress a file with bzip2 command?", passages))
     assert contracted.features == reworded.features, (contracted.features, reworded.features)
+
+
+def test_several_questions_in_one_message_are_answered_each_on_its_own():
+    # Asked together, each question is answered from its own sentence (before, the two were scored as one
+    # question, which no sentence covers, and the message was refused); a question the passages do not answer
+    # is named in the note, and the message is refused only when none is answered.
+    from serving.answer.extractive import resolve_answerability
+
+    async def same(question, texts):  # no ranking model: the question's words decide
+        return [0.0 for _ in texts]
+
+    answerer = ExtractiveAnswerer(load_config().answer.extractive, resolve_answerability(load_config()), same)
+    passages = [("The epoll API monitors multiple file descriptors to see if I/O is possible on any of them.",
+                 "epoll(7) › DESCRIPTION", 0.9),
+                ("The inotify API provides a mechanism for monitoring filesystem events.", "inotify(7) › DESCRIPTION",
+                 0.9)]
+    both = asyncio.run(answerer.answer("What does the epoll API monitor? What does the inotify API monitor?", passages))
+    assert both.answerable and both.cited == [1, 2] and both.note is None, both
+    assert "file descriptors" in both.answer and "filesystem events" in both.answer, both.answer
+    one = asyncio.run(answerer.answer("What does the epoll API monitor? Who founded the Zorblax Society?", passages))
+    assert one.answerable and one.cited == [1], one
+    assert one.note and "Zorblax" in one.note and "answered 1 of 2" in one.note, one.note
+    alone = asyncio.run(answerer.answer("What does the epoll API monitor?", passages))
+    assert one.answer == alone.answer, (one.answer, alone.answer)
+    none = asyncio.run(answerer.answer("Who founded the Zorblax Society? When did Quux Corp open?", passages))
+    assert not none.answerable and none.answer == "", none
