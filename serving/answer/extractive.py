@@ -248,6 +248,9 @@ def asked(question: str) -> str:
     return question[: end + 1]
 
 
+_MAX_QUESTIONS = 16  # retrieval searches for the first awareness.max_targets of them; each is answered or named
+
+
 def questions_in(question: str) -> list[str]:
     """The questions of a message that asks several, each with its own question mark ("What is epoll? When was
     it added?": :func:`serving.analysis.decompose.decompose`), each answered on its own; anything else is one
@@ -260,9 +263,11 @@ def questions_in(question: str) -> list[str]:
     (['How does epoll differ from select?'], ['What is epoll??'])
     >>> questions_in("Which statement does nothing and is used where a statement is required?")
     ['Which statement does nothing and is used where a statement is required?']
+    >>> len(questions_in("What is A? What is B? What is C? What is D? What is E?"))
+    5
     """
     text = asked(question)
-    plan = decompose(text)
+    plan = decompose(text, max_targets=_MAX_QUESTIONS)
     several = plan.kind == "multi_question" and len(plan.targets) > 1
     return plan.targets if several and all(t.endswith("?") for t in plan.targets) else [text]
 
