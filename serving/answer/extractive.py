@@ -248,7 +248,7 @@ def asked(question: str) -> str:
     return question[: end + 1]
 
 
-_MAX_QUESTIONS = 16  # retrieval searches for the first awareness.max_targets of them; each is answered or named
+_MAX_QUESTIONS = 8  # retrieval searches the first awareness.max_targets; each of these is answered or named (CPU per message stays bounded)
 
 
 def questions_in(question: str) -> list[str]:
