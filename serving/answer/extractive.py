@@ -179,10 +179,21 @@ def is_prose(sentence: str) -> bool:
     return words >= 4 and words >= 0.5 * len(tokens)
 
 
+#: A line that holds only a page number (arabic or roman), as a PDF's page break or a contents entry leaves it.
+_PAGE_LINE = re.compile(r"\s*(?:\d{1,4}|[ivxlc]{1,5})[ \t]*\n")
+
+
 def sentences_of(text: str, max_chars: int = 600) -> list[tuple[int, int, str]]:
-    """``(start, end, sentence)`` of ``text``: prose sentences only (:func:`is_prose`), long ones cut."""
+    """``(start, end, sentence)`` of ``text``: prose sentences only (:func:`is_prose`), long ones cut, without a
+    page number left on a line of its own before them.
+
+    >>> sentences_of("4.5. Further Reading . . . 34\\n34\\nbzip2 compresses files using the Burrows-Wheeler algorithm.")[0][2]
+    'bzip2 compresses files using the Burrows-Wheeler algorithm.'
+    """
     out = []
     for start, end in split_sentences(text):
+        while (page := _PAGE_LINE.match(text, start, end)) is not None:
+            start = page.end()
         piece = text[start:end]
         stripped = piece.strip()
         if not is_prose(stripped):
