@@ -13,6 +13,14 @@ DEFAULT_RETRIEVAL_MARGIN = 0.005
 METRICS_PORT = int(os.environ.get("STRATA_TEST_METRICS_PORT", "18080"))
 
 
+def free_port() -> int:
+    """A free loopback port for a server a test starts: :func:`bench.serve_bench.free_port`, outside the kernel's
+    ephemeral range that a starting Ray cluster draws its connections from."""
+    from bench.serve_bench import free_port as pick
+
+    return pick()
+
+
 def make_config(data_dir: Path, **overrides):
     """A config writing to ``data_dir`` with the progress bar off and the cross-encoder off (the tests that
     need it turn it on); ``overrides`` per section (:func:`cluster.config.scripted_config`)."""

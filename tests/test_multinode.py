@@ -19,7 +19,7 @@ import sys
 
 import numpy as np
 import pytest
-from support import REPO, make_config, search
+from support import REPO, free_port, make_config, search
 
 from cluster.store.bm25 import open_bm25
 from cluster.store.lance_store import LanceStore
@@ -34,12 +34,6 @@ KEYS = {DOCUMENTS: "doc_id", SECTIONS: "section_id", CHUNKS: "chunk_id"}
 VECTORS = {"vector", "centroid"}
 BM25_QUERIES = ["virtual environment venv", "exception handling try except", "epoll file descriptor events",
                 "inotify watch", "futex wait wake"]
-
-
-def _free_port() -> int:
-    from bench.serve_bench import free_port  # outside the ephemeral range a starting Ray cluster draws from
-
-    return free_port()
 
 
 def _rows(cfg, name: str) -> list[dict]:
@@ -81,7 +75,7 @@ def test_ingest_and_serve_on_a_multi_node_cluster(tmp_path, corpus_copy, ray_ses
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
     env.pop("RAY_ADDRESS", None)
     proc = subprocess.run([sys.executable, str(SCRIPT), str(corpus_copy), str(multi_dir), str(out),
-                           "--port", str(_free_port()), "--models-home", "models"],
+                           "--port", str(free_port()), "--models-home", "models"],
                           cwd=driver_dir, env=env, capture_output=True, text=True, timeout=480)
     assert proc.returncode == 0, (proc.stdout + proc.stderr)[-6000:]
     result = json.loads(out.read_text())

@@ -37,7 +37,7 @@ import pytest
 import requests
 import yaml
 
-from support import METRICS_PORT, REPO, SAMPLES
+from support import METRICS_PORT, REPO, SAMPLES, free_port
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -76,12 +76,6 @@ PROMETHEUS, PROMTOOL = _binary("prometheus"), _binary("promtool")
 needs_prometheus = pytest.mark.skipif(PROMETHEUS is None, reason=(
     f"no prometheus binary: scripts/install.sh unpacks Debian's package into {TOOLS}/prometheus (needs apt-get), "
     "or put prometheus on PATH"))
-
-
-def _free_port() -> int:
-    from bench.serve_bench import free_port  # outside the ephemeral range a starting Ray cluster draws from
-
-    return free_port()
 
 
 def panel_queries() -> list[tuple[str, str, str, str]]:
@@ -142,7 +136,7 @@ def rules_copy_without_for(target: Path) -> list[dict]:
 
 class Prometheus:
     def __init__(self, workdir: Path) -> None:
-        self.port = _free_port()
+        self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         workdir.mkdir(parents=True, exist_ok=True)
         self.rules = rules_copy_without_for(workdir / "strata-alerts.yml")

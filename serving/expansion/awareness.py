@@ -357,14 +357,14 @@ class AwarenessExpander:
         chunk's best sentence window of the same size instead: what the retriever matched in it, not its opening."""
         if not (settings.parents or settings.siblings):
             return []
-        found: dict[str, tuple[int, Candidate, dict]] = {}  # section → its best retrieved chunk outside the pack
+        found: dict[str, tuple[Candidate, dict]] = {}  # section → its best retrieved chunk outside the pack
         if settings.sibling_hits:
             later = [c for c in candidates if not budget.has(c.chunk_id)]
             later_rows = self.view.chunks_by_id(c.chunk_id for c in later)
-            for rank, c in enumerate(later):
+            for c in later:
                 row = later_rows.get(c.chunk_id)
                 if row is not None and row["section_id"] not in found:
-                    found[row["section_id"]] = (rank, c, row)
+                    found[row["section_id"]] = (c, row)
         hits = [c for c in direct[: settings.expand_hits] if budget.has(c.chunk_id)]
         hit_rows = [rows[c.chunk_id] for c in hits]
         sections = self.view.sections_by_id(r["section_id"] for r in hit_rows)
@@ -408,8 +408,8 @@ class AwarenessExpander:
                 siblings.sort(key=lambda s: abs(s["ordinal"] - section["ordinal"]))
             for sibling in siblings[: settings.max_siblings]:
                 hit_in = found.get(sibling["section_id"])
-                if hit_in is not None and sibling["section_id"] not in chosen:
-                    c, row = hit_in[1], hit_in[2]
+                if hit_in is not None:
+                    c, row = hit_in
                     reason = {"kind": "sibling", "of": section["section_id"], "target": c.target, "score": c.score}
                     piece = excerpt_piece(row, c.target or next(iter(target_texts), ""), settings.summary_tokens,
                                           reason, c.score, rank)

@@ -22,7 +22,7 @@ import pytest
 import requests
 
 from serving.protocol import AnswerRequest
-from support import metric_total
+from support import free_port, metric_total
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1200)]
 
@@ -30,12 +30,6 @@ MODEL = "smollm2-135m-instruct"
 KEY_ENV = "STRATA_TEST_LLM_SERVER_KEY"  # the variable's NAME goes into the config; the tests' conftest keeps STRATA_TEST_*
 KEY = "sk-test-4b1d2f0c9e"
 ANSWERABLE = "Which epoll flag requests edge-triggered notification?"
-
-
-def _free_port() -> int:
-    from bench.serve_bench import free_port  # outside the ephemeral range a starting Ray cluster draws from
-
-    return free_port()
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +40,7 @@ def vllm_server(installed_models, tmp_path_factory):
     from serving.llm.engine import cpu_thread_binding
 
     model_dir = resolve_llm(LLMConfig(), load_config().models.home)
-    port = _free_port()
+    port = free_port()
     log = tmp_path_factory.mktemp("vllm-server") / "server.log"
     env = {**os.environ, "VLLM_CPU_OMP_THREADS_BIND": cpu_thread_binding(LLMConfig()) or "auto"}
     cmd = [sys.executable, "-m", "vllm.entrypoints.openai.api_server", "--model", str(model_dir),
@@ -151,7 +145,7 @@ def test_prompt_too_long_wrong_key_and_unreachable_server_are_clear_errors(vllm_
     monkeypatch.setenv(KEY_ENV, KEY)
     t0 = time.monotonic()
     with pytest.raises(LLMServerError, match="cannot connect"):
-        asyncio.run(write(OpenAIEngine(_llm(f"http://127.0.0.1:{_free_port()}/v1", request_retries=1)), "Hi"))
+        asyncio.run(write(OpenAIEngine(_llm(f"http://127.0.0.1:{free_port()}/v1", request_retries=1)), "Hi"))
     assert time.monotonic() - t0 < 30
 
 
