@@ -9,6 +9,8 @@ the longer one.
 ['how errors are reported in section 1', 'how errors are reported in section 89']
 >>> decompose("What is a venv? How do I delete one?").targets
 ['What is a venv?', 'How do I delete one?']
+>>> len(decompose("من هو مؤلف الكتاب؟ متى نشر؟").targets)  # Arabic question marks too
+2
 >>> decompose("What is a venv, and how do I delete one?").targets   # two questions joined by "and"
 ['What is a venv', 'how do I delete one']
 >>> decompose("How do I read and write files?").targets, decompose("What is a venv, and why?", max_targets=1).targets
@@ -101,7 +103,7 @@ def decompose(query: str, *, max_targets: int = 4) -> Decomposition:
     refs = section_refs(query)
     if max_targets <= 1:
         return Decomposition(targets=[query.strip()], section_refs=refs)
-    questions = [q.strip() for q in re.findall(r"[^?]+\?", query) if len(q.split()) >= 2]
+    questions = [q.strip() for q in re.findall(r"[^?؟]+[?؟]", query) if len(q.split()) >= 2]  # Latin or Arabic mark
     if len(questions) > 1:
         return Decomposition(targets=questions[:max_targets], kind="multi_question", section_refs=refs)
     cleaned = _clean(query)

@@ -280,7 +280,7 @@ def questions_in(question: str) -> list[str]:
     text = asked(question)
     plan = decompose(text, max_targets=_MAX_QUESTIONS)
     several = plan.kind == "multi_question" and len(plan.targets) > 1
-    return plan.targets if several and all(t.endswith("?") for t in plan.targets) else [text]
+    return plan.targets if several and all(t.endswith(("?", "؟")) for t in plan.targets) else [text]
 
 
 def focus_words(question: str) -> list[str]:
