@@ -23,6 +23,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from serving.answer.verify import content_words
+
 __all__ = ["answer_span", "expected_type", "holds_value"]
 
 _NUMBER_WORDS = ("zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|sixteen|twenty|thirty|"
@@ -168,18 +170,34 @@ _NOT_PLACES = frozenset("the a an he she it they his her its their in on at of t
 
 
 def _yes_no(question: str, sentences: Sequence[str]) -> str | None:
-    """"Yes" or "No" for a yes/no question from the best quoted sentence: "No" when it negates what the
-    question does not ("no patent was awarded", "he never presented a lecture"), else "Yes".
+    """"Yes" or "No" for a yes/no question from the best quoted sentence: "No" when it negates more of what
+    the question asks about than the question does ("no patent was awarded", "he never presented a
+    lecture"), else "Yes". A negation counts only when one of the question's words follows within three
+    words: "supports building indexes without locking out writes" does not answer "Does it support hash
+    indexes?" with "No".
 
     >>> _yes_no("Was the Atanasoff-Berry Computer awarded a patent?", ["Although no patent was awarded for it."])
     'No'
     >>> _yes_no("Did Hollerith's firm become part of IBM?", ["In 1924 his firm became part of IBM."])
     'Yes'
+    >>> _yes_no("Does PostgreSQL support hash indexes?", ["PostgreSQL supports building indexes without locking out writes."])
+    'Yes'
     """
     if not sentences:
         return None
-    asked = len(_NEGATION.findall(question))
-    return "No" if len(_NEGATION.findall(sentences[0])) > asked else "Yes"
+    asked = set(content_words(question))
+    return "No" if _negations(sentences[0], asked) > _negations(question, asked) else "Yes"
+
+
+def _negations(text: str, asked: set[str]) -> int:
+    """How many negations in ``text`` have one of the ``asked`` words within the three words after them."""
+    tokens = re.findall(r"[\w'’-]+", text)
+    count = 0
+    for at, token in enumerate(tokens):
+        if _NEGATION.fullmatch(token) or re.search(r"n['’]t$", token, re.IGNORECASE):
+            if any(w in asked for w in content_words(" ".join(tokens[at + 1: at + 4]))):
+                count += 1
+    return count
 
 
 def expected_type(question: str) -> str | None:

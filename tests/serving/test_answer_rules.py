@@ -64,6 +64,11 @@ def test_dates_places_names_and_yes_no_are_the_short_answer():
                        ["Although no patent was awarded for the new computer, a judge declared him the inventor."]) == "No"
     assert answer_span("Did Herman Hollerith's firm become part of IBM?",
                        ["In 1924 his firm became part of IBM."]) == "Yes"
+    # A negation says "No" only when it negates what the question asks about: "without locking" does not.
+    assert answer_span("Does PostgreSQL support hash indexes?",
+                       ["PostgreSQL supports building indexes without locking out writes."]) == "Yes"
+    assert answer_span("Does PostgreSQL support hash indexes?",
+                       ["PostgreSQL does not support hash indexes on system catalogs."]) == "No"
 
 
 def test_an_expansion_is_found_however_the_text_spells_it():
