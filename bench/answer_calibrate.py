@@ -11,7 +11,9 @@
    the model is never fitted on; the tune split's failures were read while writing the focus rules of
    :mod:`serving.answer.extractive`; see ``bench/encyclopedic_set.py``) and The Jargon File
    (``bench/data/jargon`` → ``jargon-index``: questions that paraphrase their entries, both splits never
-   fitted; see ``bench/jargon_set.py``).
+   fitted; see ``bench/jargon_set.py``). How-to and yes/no questions as users type them
+   (``answers-howto-{tune,test}``, over the manual pages' index, half of them on-topic but unanswered)
+   are never fitted either.
 2. Every question of the fitted sets runs through the in-process answer path with the default
    settings and refusals disabled, recording the answerability features of its quotable sentences
    (:data:`serving.answer.extractive.FEATURES`: question coverage, the asked-for value, the question's
@@ -59,7 +61,9 @@ SETS = (("answers-dev", DEV, "manual pages", True), ("answers-test", TEST, "manu
         ("answers-encyclopedic-test", DATA / "answers-encyclopedic-test.jsonl", "encyclopedic", False),
         ("answers-encyclopedic-yesno", DATA / "answers-encyclopedic-yesno.jsonl", "encyclopedic", False),
         ("answers-jargon-tune", DATA / "answers-jargon-tune.jsonl", "jargon", False),
-        ("answers-jargon-test", DATA / "answers-jargon-test.jsonl", "jargon", False))
+        ("answers-jargon-test", DATA / "answers-jargon-test.jsonl", "jargon", False),
+        ("answers-howto-tune", DATA / "answers-howto-tune.jsonl", "manual pages", False),
+        ("answers-howto-test", DATA / "answers-howto-test.jsonl", "manual pages", False))
 GOAL = 0.8  # answer and refuse at least this share on every set (issue 50)
 
 

@@ -98,12 +98,44 @@ def section_refs(query: str) -> list[SectionRef]:
     return refs
 
 
+#: A question mark that ends a question: written against a word, then a space or the end; or standing alone
+#: before the end or a word that is not lower case ("What is epoll ? What is inotify ?"). Otherwise one standing
+#: alone or quoted is the character itself ("a literal * or ? in a pattern", "what does `?` match"), and one
+#: inside a word is part of it ("file?.txt").
+_QUESTION_END = re.compile(r"(?<=[^\s\"'`“‘(\[])[?؟]+(?=\s|$)|(?<=\s)[?؟]+(?=\s*$|\s+(?![a-z]))")
+
+
+def questions_of(text: str) -> list[str]:
+    """The questions of ``text``, each up to its question mark (Latin or Arabic); text after the last one is left
+    out, and so is a "question" of one word.
+
+    >>> questions_of("What is epoll? when was it added?")
+    ['What is epoll?', 'when was it added?']
+    >>> questions_of("How do I match a literal * or ? in a wildcard pattern?"), questions_of("What is A ? What is B ?")
+    (['How do I match a literal * or ? in a wildcard pattern?'], ['What is A ?', 'What is B ?'])
+    """
+    found, start = [], 0
+    for mark in _QUESTION_END.finditer(text):
+        found.append(text[start: mark.end()].strip())
+        start = mark.end()
+    return [q for q in found if len(q.split()) >= 2]
+
+
+def question_end(text: str) -> int:
+    """Where the last question of ``text`` ends (after its question mark), or -1 when none does.
+
+    >>> question_end("What was the capex for 3M? Use the cash flow statement."), question_end("Match ? in a glob")
+    (26, -1)
+    """
+    return max((mark.end() for mark in _QUESTION_END.finditer(text)), default=-1)
+
+
 def decompose(query: str, *, max_targets: int = 4) -> Decomposition:
     """Split ``query`` into targets (at most ``max_targets``; 1 = never split); a plain question has one target."""
     refs = section_refs(query)
     if max_targets <= 1:
         return Decomposition(targets=[query.strip()], section_refs=refs)
-    questions = [q.strip() for q in re.findall(r"[^?؟]+[?؟]", query) if len(q.split()) >= 2]  # Latin or Arabic mark
+    questions = questions_of(query)
     if len(questions) > 1:
         return Decomposition(targets=questions[:max_targets], kind="multi_question", section_refs=refs)
     cleaned = _clean(query)

@@ -33,7 +33,7 @@ from pathlib import Path
 from cluster.config import ExtractiveConfig, StrataConfig
 from pipelines.chunk.sentences import split_sentences
 from pipelines.parse.rst import clean_inline
-from serving.analysis.decompose import decompose
+from serving.analysis.decompose import decompose, question_end
 from serving.answer.anchors import anchors, counted_noun, is_question, missing_anchors
 from serving.answer.boilerplate import is_boilerplate
 from serving.answer.span import answer_span, expected_type, holds_value
@@ -253,10 +253,10 @@ def asked(question: str) -> str:
     >>> asked("I run PostgreSQL 15. How do I set the WAL level?")
     'I run PostgreSQL 15. How do I set the WAL level?'
     """
-    end = max(question.rfind("?"), question.rfind("؟"))  # the Latin or the Arabic question mark
-    if end < 0 or not question[end + 1:].strip():
+    end = question_end(question)  # the Latin or the Arabic question mark that ends a question
+    if end < 0 or not question[end:].strip():
         return question
-    return question[: end + 1]
+    return question[:end]
 
 
 _MAX_QUESTIONS = 8  # retrieval searches the first awareness.max_targets; each of these is answered or named (CPU per message stays bounded)

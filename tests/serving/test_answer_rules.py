@@ -137,3 +137,16 @@ def test_several_questions_in_one_message_are_answered_each_on_its_own():
     assert one.answer == alone.answer, (one.answer, alone.answer)
     none = asyncio.run(answerer.answer("Who founded the Zorblax Society? When did Quux Corp open?", passages))
     assert not none.answerable and none.answer == "", none
+
+
+def test_a_question_mark_that_stands_for_itself_does_not_end_the_question():
+    # "a literal * or ? in a wildcard pattern": a "?" on its own (or quoted, or inside a word) is the character,
+    # so the message is one question; split there, its first half ("How do I match a literal * or ?") was
+    # answered from a sentence about literals in Python's match statement.
+    from serving.answer.extractive import asked, questions_in
+
+    glob = "How do I match a literal * or ? in a wildcard pattern instead of having it act as a wildcard?"
+    assert questions_in(glob) == [glob] and asked(glob) == glob
+    assert questions_in("What does `?` match in glob? what does * match?") == \
+        ["What does `?` match in glob?", "what does * match?"]
+    assert questions_in("Is file?.txt a valid pattern?") == ["Is file?.txt a valid pattern?"]
