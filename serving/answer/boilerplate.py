@@ -23,13 +23,21 @@ True
 False
 >>> is_boilerplate("Babbage was born on December 26, 1791 in Teignmouth, Devonshire UK.")
 False
+
+A section that only points elsewhere ("See Also", "References", "External links") is navigation too: its
+"sentences" are lists of titles ("ALTER INDEX, DROP INDEX, REINDEX, Section 28.4.2"), never an answer.
+
+>>> is_reference_section("CREATE INDEX > See Also"), is_reference_section("epoll(7) > SEE ALSO")
+(True, True)
+>>> is_reference_section("bzip2 > 4.5. Further Reading"), is_reference_section("CREATE INDEX > Description")
+(False, False)
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["is_boilerplate"]
+__all__ = ["is_boilerplate", "is_reference_section"]
 
 _COVER = re.compile(
     r"\bsecurities and exchange commission\b|\bcommission file number\b|\b(?:i\.r\.s\.|irs) employer identification\b|"
@@ -62,3 +70,13 @@ def is_boilerplate(sentence: str) -> bool:
         return True
     # A run of "Item 1. … Item 1A. … Item 2." headings: an index, not prose.
     return len(re.findall(r"\b(?:item|part|note|section|chapter)\s+\d+[a-z]?\b\.?", text, re.IGNORECASE)) >= 3
+
+
+_REFERENCE_SECTION = re.compile(r"(?:\d+(?:\.\d+)*\.?\s+)?(?:see also|references|bibliography|external links|"
+                                r"related (?:pages|links|topics|articles|commands|manual pages))\s*", re.IGNORECASE)
+
+
+def is_reference_section(header: str) -> bool:
+    """Whether the innermost section of ``header`` (``title > section > …``) only points elsewhere (see the module
+    docstring)."""
+    return _REFERENCE_SECTION.fullmatch(header.rsplit(" > ", 1)[-1].strip()) is not None

@@ -35,7 +35,7 @@ from pipelines.chunk.sentences import split_sentences
 from pipelines.parse.rst import clean_inline
 from serving.analysis.decompose import decompose, question_end
 from serving.answer.anchors import anchors, counted_noun, is_question, missing_anchors
-from serving.answer.boilerplate import is_boilerplate
+from serving.answer.boilerplate import is_boilerplate, is_reference_section
 from serving.answer.span import answer_span, expected_type, holds_value
 from serving.answer.tables import TableRow, row_value, table_rows
 from serving.answer.verify import content_words, normalize
@@ -348,6 +348,8 @@ class ExtractiveAnswerer:
         out = []
         for i in order:
             text, header, score = passages[i][:3]
+            if is_reference_section(header):  # "See Also": a list of titles, never an answer
+                continue
             rows = table_rows(text)
             found = [(row.start, row.end, _cut(row.sentence(), self.settings.max_sentence_chars), row) for row in rows]
             found += [(start, end, plain(sentence), None) for start, end, sentence in

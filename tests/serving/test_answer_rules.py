@@ -150,3 +150,19 @@ def test_a_question_mark_that_stands_for_itself_does_not_end_the_question():
     assert questions_in("What does `?` match in glob? what does * match?") == \
         ["What does `?` match in glob?", "what does * match?"]
     assert questions_in("Is file?.txt a valid pattern?") == ["Is file?.txt a valid pattern?"]
+
+
+def test_a_see_also_section_is_never_quoted():
+    # "How do I drop an index in PostgreSQL?" was answered with the CREATE INDEX page's "See Also" list
+    # ("ALTER INDEX, DROP INDEX, REINDEX, Section 28.4.2"): a section that only points elsewhere is navigation.
+    from serving.answer.extractive import resolve_answerability
+
+    async def same(question, texts):
+        return [0.0 for _ in texts]
+
+    answerer = ExtractiveAnswerer(load_config().answer.extractive, resolve_answerability(load_config()), same)
+    passages = [("ALTER INDEX, DROP INDEX, REINDEX, Section 28.4.2.", "CREATE INDEX > See Also", 0.9),
+                ("CREATE INDEX constructs an index on the specified column(s) of the specified relation.",
+                 "CREATE INDEX > Description", 0.8)]
+    quoted = [c[3] for c in answerer.candidates(passages)]
+    assert quoted == ["CREATE INDEX constructs an index on the specified column(s) of the specified relation."], quoted
