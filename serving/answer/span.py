@@ -170,11 +170,11 @@ _NOT_PLACES = frozenset("the a an he she it they his her its their in on at of t
 
 
 def _yes_no(question: str, sentences: Sequence[str]) -> str | None:
-    """"Yes" or "No" for a yes/no question from the best quoted sentence: "No" when it negates more of what
-    the question asks about than the question does ("no patent was awarded", "he never presented a
-    lecture"), else "Yes". A negation counts only when one of the question's words follows within three
-    words: "supports building indexes without locking out writes" does not answer "Does it support hash
-    indexes?" with "No".
+    """"Yes" or "No" for a yes/no question from the best quoted sentence: "No" when it negates more than the
+    question does. A negated verb always counts ("is not recursive", "cannot", "never presented"); a negated noun
+    phrase ("no …", "without …") only when it negates what the question asks about, a word of the question within
+    the three words after it ("no patent was awarded"): "has no global variables and is therefore thread-safe"
+    answers "Is it thread-safe?" with "Yes".
 
     >>> _yes_no("Was the Atanasoff-Berry Computer awarded a patent?", ["Although no patent was awarded for it."])
     'No'
@@ -182,6 +182,8 @@ def _yes_no(question: str, sentences: Sequence[str]) -> str | None:
     'Yes'
     >>> _yes_no("Does PostgreSQL support hash indexes?", ["PostgreSQL supports building indexes without locking out writes."])
     'Yes'
+    >>> _yes_no("Are subdirectories watched too?", ["Inotify monitoring of directories is not recursive."])
+    'No'
     """
     if not sentences:
         return None
@@ -189,14 +191,23 @@ def _yes_no(question: str, sentences: Sequence[str]) -> str | None:
     return "No" if _negations(sentences[0], asked) > _negations(question, asked) else "Yes"
 
 
+#: Negations of a noun phrase: they negate what follows them, not the sentence ("has no global variables").
+_PHRASE_NEGATION = frozenset({"no", "none", "nothing", "neither", "nor", "without"})
+
+
 def _negations(text: str, asked: set[str]) -> int:
-    """How many negations in ``text`` have one of the ``asked`` words within the three words after them."""
+    """How many negations of ``text`` negate its statement: every negated verb, and each noun-phrase negation with
+    one of the ``asked`` words within the three words after it."""
     tokens = re.findall(r"[\w'’-]+", text)
     count = 0
     for at, token in enumerate(tokens):
-        if _NEGATION.fullmatch(token) or re.search(r"n['’]t$", token, re.IGNORECASE):
-            if any(w in asked for w in content_words(" ".join(tokens[at + 1: at + 4]))):
-                count += 1
+        verbal = re.search(r"n['’]t$", token, re.IGNORECASE) is not None
+        if not verbal and not _NEGATION.fullmatch(token):
+            continue
+        if verbal or token.lower() not in _PHRASE_NEGATION:
+            count += 1
+        elif any(w in asked for w in content_words(" ".join(tokens[at + 1: at + 4]))):
+            count += 1
     return count
 
 

@@ -64,11 +64,17 @@ def test_dates_places_names_and_yes_no_are_the_short_answer():
                        ["Although no patent was awarded for the new computer, a judge declared him the inventor."]) == "No"
     assert answer_span("Did Herman Hollerith's firm become part of IBM?",
                        ["In 1924 his firm became part of IBM."]) == "Yes"
-    # A negation says "No" only when it negates what the question asks about: "without locking" does not.
+    # A negated verb says "No"; a negated noun phrase ("no …", "without …") only when it negates what the question
+    # asks about: "without locking" and "no global variables" do not.
     assert answer_span("Does PostgreSQL support hash indexes?",
                        ["PostgreSQL supports building indexes without locking out writes."]) == "Yes"
+    assert answer_span("Is the low-level libbzip2 interface thread-safe?",
+                       ["The low-level part of the library has no global variables and is therefore thread-safe."]) == "Yes"
     assert answer_span("Does PostgreSQL support hash indexes?",
                        ["PostgreSQL does not support hash indexes on system catalogs."]) == "No"
+    assert answer_span("Can I run CREATE INDEX CONCURRENTLY inside a transaction block?",
+                       ["A regular CREATE INDEX command can be performed within a transaction block, but CREATE INDEX "
+                        "CONCURRENTLY cannot."]) == "No"
 
 
 def test_an_expansion_is_found_however_the_text_spells_it():
