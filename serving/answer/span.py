@@ -76,8 +76,9 @@ _ASKS_DATE = re.compile(r"^\s*when\s+(?:did|was|were|had)\b|\b(?:on )?what (?:da
 _ASKS_PLACE = re.compile(r"^\s*where\b|\b(?:in|at|from|to) (?:which|what) (?:\w+ ){0,2}?(?:city|town|village|country|state|"
                          r"county|province|region|district|neighbou?rhood|borough|university|college|institute|"
                          r"school|place)\b", re.IGNORECASE)
-_ASKS_YESNO = re.compile(r"^\s*(?:is|are|was|were|does|do|did|can|could|has|have|had|will|would|should|must)\b",
-                         re.IGNORECASE)
+#: A yes/no question: an auxiliary first, or after a leading clause ("If I add a watch on a directory, are …").
+_ASKS_YESNO = re.compile(r"^\s*(?:(?:if|when|in|on|for|after|before|once|while|with|without|using|given)\b[^,?]{0,80},\s*)?"
+                         r"(?:is|are|was|were|does|do|did|can|could|has|have|had|will|would|should|must)\b", re.IGNORECASE)
 _NEGATION = re.compile(r"\b(?:not|no|never|neither|nor|none|nothing|without|cannot)\b|n['’]t\b", re.IGNORECASE)
 # First match wins: the more specific kinds come first.
 _KINDS = (("expansion", _ASKS_EXPANSION), ("version", _ASKS_VERSION), ("number", _ASKS_NUMBER), ("year", _ASKS_YEAR),
@@ -223,6 +224,8 @@ def expected_type(question: str) -> str | None:
     ('date', 'place')
     >>> expected_type("Did Hollerith found a company?"), expected_type("When must the valve stay shut?")
     ('yes/no', None)
+    >>> expected_type("If I watch a directory, are its subdirectories watched too?")
+    'yes/no'
     >>> expected_type("Why do futexes exist?") is None
     True
     >>> expected_type("متى ولد جنكيز خان؟"), expected_type("كم يبلغ عدد سكان مكة؟")  # Arabic: when, how many

@@ -72,6 +72,9 @@ def test_dates_places_names_and_yes_no_are_the_short_answer():
                        ["The low-level part of the library has no global variables and is therefore thread-safe."]) == "Yes"
     assert answer_span("Does PostgreSQL support hash indexes?",
                        ["PostgreSQL does not support hash indexes on system catalogs."]) == "No"
+    # A yes/no question after a leading clause is one too.
+    assert answer_span("If I add an inotify watch on a directory, are its subdirectories watched too?",
+                       ["Inotify monitoring of directories is not recursive."]) == "No"
     assert answer_span("Can I run CREATE INDEX CONCURRENTLY inside a transaction block?",
                        ["A regular CREATE INDEX command can be performed within a transaction block, but CREATE INDEX "
                         "CONCURRENTLY cannot."]) == "No"
