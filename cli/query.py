@@ -13,6 +13,27 @@ from cli.common import config_of, tenant_option
 from cluster import logs
 
 
+_RST = (".rst", ".rst.txt", ".rst.gz", ".rest", ".txt.rst")
+
+
+def shown(text: str, path: str, limit: int) -> str:
+    """A passage as a reader sees it in a terminal: on one line, at most ``limit`` characters (then "…"), and a
+    reStructuredText source's inline markup rendered away (":keyword:`raise`" → "raise", "``except*``" →
+    "except*"), as answers quote it.
+
+    >>> shown(":keyword:`raise`   statement\\n``except*`` clauses", "python/errors.rst.txt", 80)
+    'raise statement except* clauses'
+    >>> shown("a `code` span " * 4, "notes.md", 20)
+    'a `code` span a `cod…'
+    """
+    from pipelines.parse.rst import clean_inline  # noqa: PLC0415 - only the display needs it
+
+    one_line = " ".join(text.split())
+    if path.lower().endswith(_RST):
+        one_line = clean_inline(one_line[: 2 * limit])
+    return one_line[:limit] + ("…" if len(one_line) > limit else "")
+
+
 def _pipeline(ctx: click.Context, tenant: str):
     from cluster.models.manifest import EmbedderMismatchError
     from serving.services.local import SearchPipeline
@@ -51,8 +72,7 @@ def search(ctx: click.Context, query: str, mode: str, top_k: int, as_json: bool,
         scores = " ".join(f"{k}={v:.3f}" for k, v in hit.scores.items())
         label = citation_label(hit.path, hit.section_path or hit.title, hit.first_page, hit.last_page)
         click.echo(f"{hit.rank}. [{hit.score:.4f}] {label}  ({scores})")
-        snippet = " ".join(hit.text.split())
-        click.echo(f"   {snippet[:300]}{'…' if len(snippet) > 300 else ''}")
+        click.echo(f"   {shown(hit.text, hit.path, 300)}")
 
 
 @click.command()
@@ -85,8 +105,7 @@ def context(ctx: click.Context, query: str, mode: str, top_k: int, budget_tokens
                         for r in p.reasons)
         click.echo(f"[{i}] {citation_label(p.path, p.section_path, p.first_page, p.last_page)}  "
                    f"({p.n_tokens} tokens; {why})")
-        snippet = " ".join(p.text.split())
-        click.echo(f"    {snippet[:240]}{'…' if len(snippet) > 240 else ''}")
+        click.echo(f"    {shown(p.text, p.path, 240)}")
 
 
 def _print_answer(response, *, answer_shown: bool = False) -> None:
