@@ -14,6 +14,7 @@ from cluster import logs
 
 
 _RST = (".rst", ".rst.txt", ".rst.gz", ".rest", ".txt.rst")
+_CLEANED = 500  # clean_inline leaves a longer text as it is (its patterns could backtrack on one)
 
 
 def shown(text: str, path: str, limit: int) -> str:
@@ -29,8 +30,8 @@ def shown(text: str, path: str, limit: int) -> str:
     from pipelines.parse.rst import clean_inline  # noqa: PLC0415 - only the display needs it
 
     one_line = " ".join(text.split())
-    if path.lower().endswith(_RST):
-        one_line = clean_inline(one_line[: 2 * limit])
+    if path.lower().endswith(_RST) and limit < _CLEANED:
+        one_line = clean_inline(one_line[:_CLEANED])
     return one_line[:limit] + ("…" if len(one_line) > limit else "")
 
 
