@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from cluster.config import load_config
 from serving.answer.extractive import Answerability, ExtractiveAnswerer, focus
 from serving.answer.span import answer_span, expected_type
@@ -64,20 +66,27 @@ def test_dates_places_names_and_yes_no_are_the_short_answer():
                        ["Although no patent was awarded for the new computer, a judge declared him the inventor."]) == "No"
     assert answer_span("Did Herman Hollerith's firm become part of IBM?",
                        ["In 1924 his firm became part of IBM."]) == "Yes"
-    # A negated verb says "No"; a negated noun phrase ("no …", "without …") only when it negates what the question
-    # asks about: "without locking" and "no global variables" do not.
-    assert answer_span("Does PostgreSQL support hash indexes?",
-                       ["PostgreSQL supports building indexes without locking out writes."]) == "Yes"
-    assert answer_span("Is the low-level libbzip2 interface thread-safe?",
-                       ["The low-level part of the library has no global variables and is therefore thread-safe."]) == "Yes"
-    assert answer_span("Does PostgreSQL support hash indexes?",
-                       ["PostgreSQL does not support hash indexes on system catalogs."]) == "No"
-    # A yes/no question after a leading clause is one too.
-    assert answer_span("If I add an inotify watch on a directory, are its subdirectories watched too?",
-                       ["Inotify monitoring of directories is not recursive."]) == "No"
-    assert answer_span("Can I run CREATE INDEX CONCURRENTLY inside a transaction block?",
-                       ["A regular CREATE INDEX command can be performed within a transaction block, but CREATE INDEX "
-                        "CONCURRENTLY cannot."]) == "No"
+
+
+#: (question, best sentence, verdict). A negated verb says "No"; a negated noun phrase ("no …", "without …") only
+#: when it negates what the question asks about ("without locking" and "no global variables" do not); a yes/no
+#: question after a leading clause is one too.
+YES_NO = [
+    ("Does PostgreSQL support hash indexes?", "PostgreSQL supports building indexes without locking out writes.", "Yes"),
+    ("Is the low-level libbzip2 interface thread-safe?",
+     "The low-level part of the library has no global variables and is therefore thread-safe.", "Yes"),
+    ("Does PostgreSQL support hash indexes?", "PostgreSQL does not support hash indexes on system catalogs.", "No"),
+    ("If I add an inotify watch on a directory, are its subdirectories watched too?",
+     "Inotify monitoring of directories is not recursive.", "No"),
+    ("Can I run CREATE INDEX CONCURRENTLY inside a transaction block?",
+     "A regular CREATE INDEX command can be performed within a transaction block, but CREATE INDEX CONCURRENTLY cannot.",
+     "No"),
+]
+
+
+@pytest.mark.parametrize(("question", "sentence", "verdict"), YES_NO, ids=[f"{i}-{v}" for i, (_, _, v) in enumerate(YES_NO)])
+def test_a_yes_no_verdict_reads_what_the_negation_negates(question, sentence, verdict):
+    assert answer_span(question, [sentence]) == verdict
 
 
 def test_an_expansion_is_found_however_the_text_spells_it():
