@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from pipelines.parse.decode import normalize_text
 from pipelines.parse.document import Heading, ParseError
 from pipelines.parse.sections import LineBuilder, clean_title, size_levels
+from pipelines.parse.text import THRESHOLD, keyword_label, numbering_level, score_line
 
 __all__ = ["parse", "is_pdf", "PDF_MAGIC"]
 
@@ -65,7 +66,11 @@ _NUMBERING = re.compile(r"(?:chapter|section|part|appendix|annex|kapitel|chapitr
 _NUM_PREFIX = re.compile(r"(?:(?:chapter|part|appendix|section|annex)\s+)?(?:\d+(?:\.\d+)*|[A-Z](?:\.\d+)*|[IVXLC]+)\.?$",
                          re.I)
 _NUMBERED = re.compile(r"(?:\d+(?:\.\d+)+|\d+\.?|[A-Z]\.\d+(?:\.\d+)*)\s+\S")  # "2.1 Setup": a heading of its own
-_LABEL_ONLY = re.compile(r"(?:(?:chapter|part|appendix|section|annex)\s+)?(?:\d+|[ivxlcdm]+|[a-z])\.?", re.I)
+_LABEL_ONLY = re.compile(r"(?:(?:chapter|part|appendix|section|annex|item|note|article|schedule|exhibit)\s+)?"
+                         r"(?:\d+[a-z]?|[ivxlcdm]+|[a-z])\.?", re.I)  # "Item 7.", "PART II": its title follows
+_PAGE_TAIL = re.compile(r"\s(?:\d{1,4}|[ivxlc]{1,6})$")  # a labelled line ending in a page number: a contents entry
+_FILING_LABELS = frozenset({"item", "note", "article", "schedule"})
+_MAX_LEVEL = 9
 _BOLD_NAME = re.compile(r"bold|black|heavy|demi|semibold|cmbx|cmb\d|-bd\b|,bd\b|\.b\b", re.I)
 _HYPHEN_END = re.compile(r"([^\W\d_]{2,})[-\u2010\u00ad\ufffe]$")
 _WORD_START = re.compile(r"([^\W\d_]+)(\S*)\s*")
@@ -485,7 +490,14 @@ def _place_outline(pages: list[_Page], outline: list[_Outline]) -> list[tuple[in
 
 def _font_headings(pages: list[_Page], body: float, body_weight: int) -> None:
     """No outline: mark lines set larger than the body text (one level per size) or wholly bold at
-    its size (the level below) as headings; wrapped headings (consecutive lines) merge."""
+    its size (the level below) as headings; wrapped headings (consecutive lines) merge.
+
+    Filings and contracts set their headings at the body size: a bold ``Item 7. Management's Discussion and
+    Analysis of Financial Condition and Results of Operations`` (a label's line may run to 150 characters and
+    end in a full stop), ``ITEM 7. …`` in capitals of the body weight (a labelled line that starts a paragraph
+    and reads as a heading, its capital continuation lines joined), or ``Item 7.`` alone above its title.
+    Within a size, the label's numbering orders the levels (``PART II`` > ``Item 7`` > ``Note 12``;
+    ``2`` > ``2.1``): see :func:`_numbered_levels`."""
     lengths: dict[float, list[int]] = {}
     for p in pages:
         for ln in p.lines:
@@ -493,29 +505,78 @@ def _font_headings(pages: list[_Page], body: float, body_weight: int) -> None:
                 lengths.setdefault(round(ln.size * 2) / 2, []).append(len(ln.text))
     levels = size_levels((s for s, n in lengths.items() if sum(n) / len(n) <= 70), body)  # short lines' sizes
     bold_level = min(len(set(levels.values())) + 1, 6)
+    marked: list[_Line] = []
     for p in pages:
+        visible = [ln for ln in p.lines if not ln.drop and not ln.stamp]
         run: list[_Line] = []
         run_level = 0
-        for ln in [*p.lines, None]:
-            level = 0
-            if ln is not None and not ln.drop and not ln.stamp and not ln.table and _heading_shaped(ln.text):
+        run_plain = False  # the run opened with a labelled line of the body weight
+        for k, ln in enumerate([*visible, None]):
+            level, plain = 0, False
+            label = None
+            if ln is not None and not ln.table and _heading_shaped(ln.text):
+                label = keyword_label(ln.text)
                 s = round(ln.size * 2) / 2
+                bold = ln.bold or ln.weight >= max(600, body_weight + 200)
+                label_lead = len(run) == 1 and _LABEL_ONLY.fullmatch(run[0].text) and not label
                 if s in levels:
                     level = levels[s]
-                elif (ln.bold or ln.weight >= max(600, body_weight + 200)) and abs(ln.size - body) < 1 \
-                        and len(ln.text) <= 80 and not ln.text.endswith((".", ":")):
-                    level = bold_level
+                elif abs(ln.size - body) >= 1:
+                    pass
+                elif run and len(run) < 3 and len(ln.text) <= 150 and not _new_paragraph(run[-1], ln) and (
+                        (label_lead and (bold or _caps(ln.text)))
+                        or (run_plain and _caps(ln.text) and _caps(run[-1].text))):
+                    level = run_level  # "Item 7." then its title; a capital heading's wrapped line
+                elif bold:
+                    if (len(ln.text) <= 80 and not ln.text.endswith((".", ":"))) or (label and len(ln.text) <= 150):
+                        level = bold_level
+                elif label and not _PAGE_TAIL.search(ln.text) and (k == 0 or visible[k - 1].table
+                                                                   or _new_paragraph(visible[k - 1], ln)):
+                    nxt = visible[k + 1] if k + 1 < len(visible) else None
+                    ends = nxt is None or nxt.table or _new_paragraph(ln, nxt) or (_caps(ln.text) and _caps(nxt.text))
+                    if score_line(ln.text, blank_before=True, blank_after=ends)[0] >= THRESHOLD:
+                        level, plain = bold_level, True
             if run:
                 label_lead = len(run) == 1 and _LABEL_ONLY.fullmatch(run[0].text)  # "Chapter 3", then its title
-                if level and (level == run_level or label_lead) and (label_lead or not _NUMBERED.match(ln.text)):
+                if level and (level == run_level or label_lead) and (label_lead or not _NUMBERED.match(ln.text)) \
+                        and not label and (not run_plain or not plain):
                     run.append(ln)
                     run_level = min(run_level, level)
                     continue
                 if len(run) <= 3:  # more lines in a row are a bold or large paragraph, not a heading
                     _mark(run, run_level)
+                    marked.append(run[0])
                 run = []
             if level:
-                run, run_level = [ln], level
+                run, run_level, run_plain = [ln], level, plain
+    for ln, level in zip(marked, _numbered_levels(marked)):
+        ln.level = level
+
+
+def _numbered_levels(marked: list[_Line]) -> list[int]:
+    """The final level of each heading line, in order: by its size's level first, then by its label's numbering
+    (``PART II`` 1, ``Item 7`` 2, ``Note 12`` 3; ``2`` 1, ``2.1`` 2), as Word documents are read
+    (:func:`pipelines.parse.office._format_levels`). An unnumbered heading sits with the least deep numbered
+    one of its size, or, where that size numbers filing or contract labels (Item, Note, Article, Schedule),
+    one level below the deepest: "Results of Operations" inside Item 7, "Deferred taxes" inside Note 12."""
+    depth = {id(ln): numbering_level(ln.title) for ln in marked}
+    by_size: dict[int, list[_Line]] = {}
+    for ln in marked:
+        by_size.setdefault(ln.level, []).append(ln)
+    keys: dict[int, tuple[int, int]] = {}
+    for level, lines in by_size.items():
+        numbered = [depth[id(ln)] for ln in lines if depth[id(ln)]]
+        filing = any(keyword_label(ln.title) in _FILING_LABELS for ln in lines)
+        unnumbered = (max(numbered) + 1 if filing else min(numbered)) if numbered else 1
+        for ln in lines:
+            keys[id(ln)] = (level, depth[id(ln)] or unnumbered)
+    ranks = {key: rank for rank, key in enumerate(sorted(set(keys.values())), 1)}
+    return [min(ranks[keys[id(ln)]], _MAX_LEVEL) for ln in marked]
+
+
+def _caps(text: str) -> bool:
+    letters = [ch for ch in text if ch.isalpha()]
+    return len(letters) >= 3 and not any(ch.islower() for ch in letters)
 
 
 def _heading_shaped(text: str) -> bool:

@@ -19,7 +19,7 @@ import re
 
 from pipelines.parse.document import Heading
 
-__all__ = ["parse", "score_line", "numbering_level", "THRESHOLD"]
+__all__ = ["parse", "score_line", "numbering_level", "keyword_label", "THRESHOLD"]
 
 THRESHOLD = 4
 _MAX_LEN = 100
@@ -135,6 +135,19 @@ def numbering_level(s: str) -> int | None:
     """
     label = _label(s)
     return label[1] if label else None
+
+
+def keyword_label(s: str) -> str | None:
+    """The keyword a heading's label opens with (``part``, ``item``, ``note``, ``article``, ``section`` …,
+    lower case), when it is followed by a number and then nothing, or a title that is not lower case.
+
+    >>> [keyword_label(t) for t in ("Item 7.", "NOTE 12 \u2014 INCOME TAXES", "PART II", "Note 12 to the statements")]
+    ['item', 'note', 'part', None]
+    """
+    m = _CHAPTER.match(s)
+    if m is None or (m.group("rest") and not (m.group("rest")[0].isupper() or m.group("rest")[0].isdigit())):
+        return None
+    return m.group("kw").lower()
 
 
 def score_line(
