@@ -1,5 +1,11 @@
 """HTML: body text with block structure as line breaks, h1–h6 as headings, ``<title>`` as title.
 
+A page without any h1–h6 (SEC filings as EDGAR serves them, pages exported from word processors) gets its
+headings from its blocks instead (:func:`_inferred_headings`): a block of its own that is wholly bold
+(``<b>``, ``<strong>``, a bold ``font-weight``) and reads like a heading, or a labelled one (``Item 7.``,
+``PART II``, ``Note 12``) in capitals or bold; a table row of a label and a title (``Item 7. | Management's
+Discussion …``) too, which is how many filings lay their Items out.
+
 Skips script/style/head/nav-like elements (``nav``, ``role="navigation"``, common doc-generator
 navigation classes) and tolerates broken markup (unclosed tags, stray end tags).
 
@@ -15,6 +21,7 @@ import re
 from html.parser import HTMLParser
 
 from pipelines.parse.document import Heading
+from pipelines.parse.text import FILING_LABELS, THRESHOLD, keyword_label, nest_under_labels, numbering_level, score_line
 
 __all__ = ["parse"]
 
@@ -48,6 +55,13 @@ _LINE = frozenset({"li", "tr", "dt", "dd", "option", "thead", "tbody", "tfoot", 
 _CELL = frozenset({"td", "th"})
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _WS = re.compile(r"[ \t\n\r\f\v\xa0]+")
+_BOLD_TAGS = frozenset({"b", "strong"})
+_BOLD_STYLE = re.compile(r"font-weight\s*:\s*(?:bold|bolder|[6-9]00)\b", re.I)
+_FORMAT_SIGNAL = 4  # a wholly bold block: what its formatting adds to the score of its words (as for DOCX)
+_MAX_RUN = 3  # more bold blocks in a row are a bold passage (a cover page, an address), not headings
+_MAX_LABELLED = 150  # characters of a labelled heading ("Item 5. Market for Registrant's Common Equity, …")
+_CELLS = re.compile(r" \| ")
+_SENTENCE_END = frozenset(".:;,!?\u3002\uff01\uff1f")  # a bold sentence is emphasis, not a heading
 
 
 class _Extractor(HTMLParser):
@@ -71,6 +85,8 @@ class _Extractor(HTMLParser):
         self.headings: list[Heading] = []
         self.title_parts: list[str] | None = None
         self.title: str | None = None
+        self.bold = 0  # open bold elements
+        self.bold_spans: list[tuple[int, int]] = []  # output ranges of text set in bold
 
     def updatepos(self, i: int, j: int) -> int:
         return j  # skip line/column bookkeeping (getpos() is unused): ~10% faster
@@ -91,6 +107,10 @@ class _Extractor(HTMLParser):
         self.need_space = False
         if self.heading is not None and self.heading[1] < 0:
             self.heading = (self.heading[0], self.pos + len(s) - len(s.lstrip("\n ")))
+        if self.bold and not self.pre:
+            lead = len(s) - len(s.lstrip("\n "))
+            if lead < len(s):
+                self.bold_spans.append((self.pos + lead, self.pos + len(s)))
         self.parts.append(s)
         self.pos += len(s)
         self.at_line_start = s.endswith("\n")
@@ -149,6 +169,9 @@ class _Extractor(HTMLParser):
             flags |= 2
             self.pre += 1
             self.pre_start = True
+        if tag in _BOLD_TAGS or any(k == "style" and v and _BOLD_STYLE.search(v) for k, v in attrs):
+            flags |= 8
+            self.bold += 1
         self.stack.append((tag, flags))
         self.counts[tag] = self.counts.get(tag, 0) + 1
         if self.skip:
@@ -188,6 +211,8 @@ class _Extractor(HTMLParser):
                 self.pre -= 1
             if flags & 4:
                 self.in_cell -= 1
+            if flags & 8:
+                self.bold -= 1
             if not self.skip and t in _HEADINGS:
                 self._close_heading()
             if not self.skip and (t in _PARA or t in _LINE):
@@ -302,9 +327,84 @@ def sanitize(text: str) -> str:
     return "".join(out)
 
 
+def _bold_lines(text: str, spans: list[tuple[int, int]]) -> set[int]:
+    """Indexes of the lines of ``text`` whose every character lies in a bold span (but spaces and the ``|``
+    between table cells)."""
+    bold = bytearray(len(text))
+    for a, b in spans:
+        bold[a:b] = b"\x01" * (b - a)
+    out = set()
+    pos = 0
+    for i, line in enumerate(text.split("\n")):
+        if line.strip() and all(bold[pos + k] for k, ch in enumerate(line) if not ch.isspace() and ch != "|"):
+            out.add(i)
+        pos += len(line) + 1
+    return out
+
+
+def _caps(s: str) -> bool:
+    letters = [ch for ch in s if ch.isalpha()]
+    return len(letters) >= 3 and not any(ch.islower() for ch in letters)
+
+
+def _inferred_headings(text: str, bold: set[int]) -> list[Heading]:
+    """Headings of a page that has no heading markup: blocks of their own (a blank line around) that are
+    wholly bold and read like a heading (up to 80 characters, no final punctuation, and
+    :func:`~pipelines.parse.text.score_line` with what bold adds, as Word paragraphs are read), or that open with a filing or contract label (``Item 7.``, ``PART II``, ``Note 12``,
+    ``Article 4``) and are bold or in capitals, up to 150 characters; a table row of two cells, a label and
+    a title, is read as one line. More than :data:`_MAX_RUN` bold blocks in a row are a bold passage (a cover
+    page) and none of them is a heading. Levels: the label's, else capitals over Title Case, then
+    :func:`~pipelines.parse.text.nest_under_labels`.
+
+    >>> page = "PART II\\n\\nItem 7. | Management's Discussion and Analysis\\n\\nRESULTS OF OPERATIONS\\n\\nSales rose."
+    >>> [(h.level, h.title) for h in _inferred_headings(page, bold={0, 2})]
+    [(1, 'PART II'), (2, "Item 7. Management's Discussion and Analysis"), (3, 'RESULTS OF OPERATIONS')]
+    """
+    lines = text.split("\n")
+    found: list[tuple[int, Heading]] = []
+    pos = 0
+    for i, line in enumerate(lines):
+        start, pos = pos, pos + len(line) + 1
+        s = line.strip()
+        if not s or len(s) > _MAX_LABELLED * 2 or (i and lines[i - 1].strip()) \
+                or (i + 1 < len(lines) and lines[i + 1].strip()) or i + 1 >= len(lines):
+            continue  # not a block of its own, or nothing after it
+        cells = _CELLS.split(s)
+        if len(cells) == 2 and keyword_label(cells[0]) and cells[1][:1].isupper():
+            title = f"{cells[0]} {cells[1]}"  # a row of the label and its title
+        elif len(cells) == 1:
+            title = s
+        else:
+            continue
+        label = keyword_label(title)
+        if label and len(title) <= _MAX_LABELLED and not title.endswith((",", ";")) and (i in bold or _caps(title)):
+            level = numbering_level(title) or 1
+        elif title[0].isalnum() and len(title) <= 80 and title[-1] not in _SENTENCE_END:
+            score, level = score_line(title, blank_before=True, blank_after=True)
+            if not (score + _FORMAT_SIGNAL * (i in bold) >= THRESHOLD and (i in bold or _caps(title))):
+                continue
+        else:
+            continue
+        at = start + len(line) - len(line.lstrip())
+        found.append((i, Heading(level, title, at, at + len(s))))
+    heads: list[Heading] = []
+    run: list[tuple[int, Heading]] = []
+    for i, h in [*found, (-1, None)]:
+        if run and (h is None or i != run[-1][0] + 2 or not all(j in bold for j, _ in run)):
+            if len(run) <= _MAX_RUN or not all(j in bold for j, _ in run):
+                heads.extend(x for _, x in run)
+            run = []
+        if h is not None:
+            run.append((i, h))
+    return nest_under_labels(heads)
+
+
 def parse(text: str) -> tuple[str, list[Heading], str | None]:
-    """Return (body text, h1–h6 heading marks, ``<title>`` text)."""
+    """Return (body text, heading marks, ``<title>`` text): h1–h6, else the headings its blocks read as."""
     ex = _Extractor()
     ex.feed(sanitize(text))
     out = ex.finish()
-    return out, ex.headings, ex.title
+    headings = ex.headings
+    if not headings:
+        headings = _inferred_headings(out, _bold_lines(out, ex.bold_spans))
+    return out, headings, ex.title

@@ -557,8 +557,9 @@ def _numbered_levels(marked: list[_Line]) -> list[int]:
     """The final level of each heading line, in order: by its size's level first, then by its label's numbering
     (``PART II`` 1, ``Item 7`` 2, ``Note 12`` 3; ``2`` 1, ``2.1`` 2), as Word documents are read
     (:func:`pipelines.parse.office._format_levels`). An unnumbered heading sits with the least deep numbered
-    one of its size, or, where that size numbers filing or contract labels (Item, Note, Article, Schedule),
-    one level below the deepest: "Results of Operations" inside Item 7, "Deferred taxes" inside Note 12."""
+    one of its size; where that size has filing or contract labels (Item, Note, Article, Schedule), as in
+    :func:`pipelines.parse.text.nest_under_labels`, an unnumbered one sits below the deepest label ("Results of
+    Operations" inside Item 7) and a plain number at a Note's depth ("1. Summary of …" inside Item 8)."""
     depth = {id(ln): numbering_level(ln.title) for ln in marked}
     by_size: dict[int, list[_Line]] = {}
     for ln in marked:
@@ -569,7 +570,10 @@ def _numbered_levels(marked: list[_Line]) -> list[int]:
         filing = any(keyword_label(ln.title) in _FILING_LABELS for ln in lines)
         unnumbered = (max(numbered) + 1 if filing else min(numbered)) if numbered else 1
         for ln in lines:
-            keys[id(ln)] = (level, depth[id(ln)] or unnumbered)
+            d = depth[id(ln)]
+            if d and filing and not keyword_label(ln.title):
+                d += 2  # "1. Summary of Significant Accounting Policies": a note, inside the Items
+            keys[id(ln)] = (level, d or unnumbered)
     ranks = {key: rank for rank, key in enumerate(sorted(set(keys.values())), 1)}
     return [min(ranks[keys[id(ln)]], _MAX_LEVEL) for ln in marked]
 

@@ -19,7 +19,7 @@ import re
 
 from pipelines.parse.document import Heading
 
-__all__ = ["parse", "score_line", "numbering_level", "keyword_label", "THRESHOLD"]
+__all__ = ["parse", "score_line", "numbering_level", "keyword_label", "nest_under_labels", "FILING_LABELS", "THRESHOLD"]
 
 THRESHOLD = 4
 _MAX_LEN = 100
@@ -50,6 +50,8 @@ _SMALL = frozenset(
 
 
 _KEYWORD_LEVEL = {"item": 2, "note": 3, "schedule": 2}
+#: labels of filings and contracts: a heading without a label in a document that has them sits inside them
+FILING_LABELS = frozenset({"item", "note", "article", "schedule"})
 _TOC_TAIL = re.compile(r"(?:[ \t]*[.\u2026·][ \t.\u2026·]*|[ \t]{2,}|[ \t]+)(?:\d{1,4}|[ivxlc]{1,6})$")
 
 
@@ -148,6 +150,31 @@ def keyword_label(s: str) -> str | None:
     if m is None or (m.group("rest") and not (m.group("rest")[0].isupper() or m.group("rest")[0].isdigit())):
         return None
     return m.group("kw").lower()
+
+
+def nest_under_labels(headings: list[Heading]) -> list[Heading]:
+    """In a document whose headings carry filing or contract labels (``Item 7.``, ``Note 12``, ``Article 4``),
+    the headings without a keyword label sit inside the labelled ones instead of beside them: a numbered one
+    (``1. Summary of Significant Accounting Policies``) at a Note's depth and below, an unnumbered one
+    (``RESULTS OF OPERATIONS``, ``Liquidity and Capital Resources``) below the deepest label, its own order
+    (capitals over Title Case) kept. Other documents' headings are returned as they are.
+
+    >>> hs = [Heading(1, "PART II", 0, 7), Heading(2, "Item 7. MD&A", 8, 19), Heading(1, "RESULTS", 20, 27),
+    ...       Heading(2, "Liquidity", 28, 37), Heading(1, "1. Policies", 38, 49)]
+    >>> [(h.level, h.title) for h in nest_under_labels(hs)]
+    [(1, 'PART II'), (2, 'Item 7. MD&A'), (3, 'RESULTS'), (4, 'Liquidity'), (3, '1. Policies')]
+    """
+    kinds = [keyword_label(h.title) for h in headings]
+    if not any(k in FILING_LABELS for k in kinds):
+        return headings
+    deepest = max(h.level for h, k in zip(headings, kinds) if k)
+    out = []
+    for h, kind in zip(headings, kinds):
+        if not kind:
+            num = _numbering(h.title)
+            h = Heading(2 + num[0] if num else deepest + h.level, h.title, h.start, h.end)
+        out.append(h)
+    return out
 
 
 def score_line(
@@ -253,4 +280,4 @@ def parse(text: str) -> tuple[str, list[Heading], str | None]:
             a = start + indent
             w = _WIKI.fullmatch(s)
             headings.append(Heading(level, w.group(2) if w else s, a, a + len(s)))
-    return text, _drop_contents_entries(text, headings), None
+    return text, nest_under_labels(_drop_contents_entries(text, headings)), None

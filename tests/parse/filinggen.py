@@ -1,5 +1,5 @@
-"""Annual-report PDFs laid out as SEC filings are (10-K / 10-Q), for the PDF heading tests and
-``bench/pdf_headings_bench.py``, with the headings a reader sees and where each sits in the tree.
+"""Annual reports laid out as SEC filings are (10-K), as PDF or as EDGAR's HTML, for the heading tests and
+``bench/filing_headings_bench.py``, with the headings a reader sees and where each sits in the tree.
 
 Filings printed from EDGAR HTML or typeset by filing agents have no outline and set their headings at the
 body size: ``PART II`` and ``Item 7. Management's Discussion and Analysis of Financial Condition and Results
@@ -7,7 +7,9 @@ of Operations`` in bold (a 95-character line) or in capitals of the body weight,
 line of its own above its title, and ``Note 12 — Income Taxes`` in the notes to the statements. Three
 styles vary those habits (``bold``, ``caps``, ``label``); each has a cover page, a table of contents, prose
 paragraphs (some with a bold lead-in, some with a line that starts with "Note 12 to …" or "Item 7 of …"),
-and a statement table.
+and a statement table. As HTML (no h1–h6, as EDGAR serves filings): ``bold`` is Workiva's
+``<span style="font-weight:700">``, ``caps`` plain capital paragraphs, ``label`` a table row of
+``<b>Item 7.</b>`` and its title with numbered notes (``1. Summary of …``).
 
 >>> raw, truth, pages = filing_pdf("bold", seed=1)
 >>> raw[:5], truth[0], pages > 5
@@ -16,11 +18,12 @@ and a statement table.
 
 from __future__ import annotations
 
+import html
 import random
 
 from pdfgen import Text, make_pdf
 
-__all__ = ["STYLES", "filing_pdf"]
+__all__ = ["STYLES", "filing_pdf", "filing_html"]
 
 STYLES = ("bold", "caps", "label")
 
@@ -114,15 +117,73 @@ class _Writer:
         self.y -= 13
 
 
+class _HtmlWriter:
+    """The same blocks as EDGAR HTML: a ``<div>`` per paragraph, ``<span style="font-weight:700">`` for bold,
+    consecutive rows in one ``<table>``, a page break and a centred page number between pages."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.rows: list[str] = []
+        self.pages = 1
+
+    def _flush(self) -> None:
+        if self.rows:
+            self.parts.append("<table>" + "".join(self.rows) + "</table>")
+            self.rows = []
+
+    @staticmethod
+    def _span(text: str, bold: bool) -> str:
+        return f'<span style="font-weight:{700 if bold else 400}">{html.escape(text)}</span>'
+
+    def new_page(self) -> None:
+        self._flush()
+        self.parts.append(f'<div style="text-align:center">{self.pages}</div><hr style="page-break-after:always"/>')
+        self.pages += 1
+
+    def lines(self, lines: list[str], *, size: float = 10, bold: bool = False, **_) -> None:
+        self._flush()
+        self.parts.append(f'<div style="font-size:{size}pt">{self._span(" ".join(lines), bold)}</div>')
+
+    def lead_in(self, lead: str, rest: str) -> None:
+        self._flush()
+        self.parts.append(f"<div>{self._span(lead, True)} {self._span(rest, False)}</div>")
+
+    def row(self, cells: list[tuple[float, str]], *, bold: bool = False) -> None:
+        self.rows.append("<tr>" + "".join(f"<td>{self._span(t, bold)}</td>" for _, t in cells) + "</tr>")
+
+    def label_row(self, label: str, title: str) -> None:
+        self._flush()
+        self.parts.append(f"<table><tr><td><b>{html.escape(label)}</b></td><td><b>{html.escape(title)}</b></td>"
+                          "</tr></table>")
+
+    def document(self) -> str:
+        self._flush()
+        return ("<html><head><title>gbx-20231231.htm</title></head><body>" + "\n".join(self.parts)
+                + "</body></html>")
+
+
 def filing_pdf(style: str, seed: int = 0, paragraphs: int = 3) -> tuple[bytes, list[tuple[int, str]], int]:
     """A 10-K in ``style`` → (PDF bytes, its headings as (depth, title) in order, its page count).
 
     Depth: PART 1, Item 2, a heading inside an Item 3, a Note 3 (inside Item 8), a heading inside a Note 4.
     """
+    w = _Writer()
+    truth = _filing(w, style, seed, paragraphs)
+    return make_pdf(w.pages, title=None), truth, len(w.pages)
+
+
+def filing_html(style: str, seed: int = 0, paragraphs: int = 3) -> tuple[bytes, list[tuple[int, str]], int]:
+    """The same 10-K as EDGAR serves it → (HTML bytes, its headings as (depth, title), its printed pages)."""
+    w = _HtmlWriter()
+    truth = _filing(w, style, seed, paragraphs)
+    return w.document().encode(), truth, w.pages
+
+
+def _filing(w, style: str, seed: int, paragraphs: int) -> list[tuple[int, str]]:
     if style not in STYLES:
         raise ValueError(f"style is one of {STYLES}")
     rng = random.Random(f"{style}-{seed}")
-    w = _Writer()
+    as_html = isinstance(w, _HtmlWriter)
     truth: list[tuple[int, str]] = []
 
     def prose(n: int = paragraphs) -> None:
@@ -133,6 +194,9 @@ def filing_pdf(style: str, seed: int = 0, paragraphs: int = 3) -> tuple[bytes, l
         truth.append((depth, text))
         if style == "caps" and depth <= 2:
             w.lines(_wrap(text.upper(), 80), before=16, after=4)
+        elif style == "label" and depth == 2 and text.startswith("Item") and as_html:
+            label, title = text.split(". ", 1)
+            w.label_row(f"{label}.", title)
         elif style == "label" and depth == 2 and text.startswith("Item"):
             label, title = text.split(". ", 1)
             w.lines([f"{label}."], bold=True, before=16)
@@ -182,6 +246,8 @@ def filing_pdf(style: str, seed: int = 0, paragraphs: int = 3) -> tuple[bytes, l
         if item == "8":
             for number, note_title, note_subs in _NOTES:
                 note = f"Note {number} \u2014 {note_title}" if style != "label" else f"Note {number}: {note_title}"
+                if style == "label" and as_html:
+                    note = f"{number}. {note_title}"
                 if style == "caps":
                     truth.append((3, note))
                     w.lines([note.upper()], before=14, after=3)
@@ -197,4 +263,4 @@ def filing_pdf(style: str, seed: int = 0, paragraphs: int = 3) -> tuple[bytes, l
     w.lines(["SIGNATURES"], bold=True, before=16)
     w.lines(_wrap("Pursuant to the requirements of the Securities Exchange Act of 1934, the registrant has duly "
                   "caused this report to be signed on its behalf by the undersigned, thereunto duly authorized."))
-    return make_pdf(w.pages, title=None), truth, len(w.pages)
+    return truth

@@ -11,7 +11,6 @@ import os
 import re
 
 import pytest
-from filinggen import STYLES, filing_pdf
 from pdfgen import Image, Mark, Text, make_pdf
 
 from pipelines.parse import ParseError, parse_bytes
@@ -121,32 +120,6 @@ def test_headings_from_font_sizes_without_an_outline():
     assert {s.title: s.text.split(" line")[0] for s in doc.sections[1:]} == {
         "Field Guide to Rivers": "Intro", "Sources": "Sources", "Springs and Seeps": "Springs",
         "Karst springs": "Karst", "Mouths": "Mouths"}
-
-
-@pytest.mark.parametrize("style", STYLES)
-def test_a_filings_headings_at_the_body_size_nest_by_their_labels(style):
-    """A 10-K without an outline sets its headings at the body size: bold Items up to 150 characters
-    ("Item 7. Management's Discussion … Results of Operations"), Items in capitals of the body weight (wrapped
-    over two lines), or "Item 7." on a line of its own above its title. Each is found, and PART > Item > its
-    headings, Item 8 > Note > its headings; a line opening with "Note 12 to …", a bold run-in title, the
-    contents and the statement table are no headings."""
-    raw, truth, _ = filing_pdf(style)
-    doc = _parse(raw, path="10-k.pdf")
-    by_title = {s.title.casefold(): s for s in doc.sections[1:]}
-    ids = {s.section_id: s for s in doc.sections}
-    stack: list[tuple[int, str]] = []
-    for depth, title in truth:
-        assert title.casefold() in by_title, (style, title, sorted(by_title))
-        while stack and stack[-1][0] >= depth:
-            stack.pop()
-        if stack:  # its parent is the heading it sits under
-            assert ids[by_title[title.casefold()].parent_id].title.casefold() == stack[-1][1].casefold(), title
-        stack.append((depth, title))
-    extra = set(by_title) - {t.casefold() for _, t in truth}
-    assert extra <= {"united states securities and exchange commission", "form 10-k", "globex corporation",
-                     "table of contents", "signatures"}, extra
-    assert "Note 12 to the consolidated financial statements" in doc.text
-    assert "Revenue Recognition. " in doc.text
 
 
 def test_running_headers_footers_and_page_numbers_are_dropped():

@@ -1,0 +1,57 @@
+"""SEC filings' section trees, as PDF and as EDGAR's HTML: neither has heading markup (no outline, no h1–h6);
+the headings are lines at the body size, bold or in capitals, with labels (PART II, Item 7., Note 12).
+
+The filings are written by ``filinggen`` in three styles each (see its docstring), so each test states what
+the file holds and which heading sits under which.
+"""
+
+from __future__ import annotations
+
+import pytest
+from filinggen import STYLES, filing_html, filing_pdf
+
+from pipelines.parse import parse_bytes
+
+COVER = {"united states", "securities and exchange commission", "united states securities and exchange commission",
+         "form 10-k", "globex corporation", "table of contents", "signatures"}
+
+
+@pytest.mark.parametrize("style", STYLES)
+@pytest.mark.parametrize("make, path", [(filing_pdf, "10-k.pdf"), (filing_html, "10-k.htm")], ids=["pdf", "html"])
+def test_a_filings_headings_nest_by_their_labels(make, path, style):
+    """Every heading is found, and PART > Item > its headings, Item 8 > Note > its headings. In PDF: bold Items
+    up to 150 characters ("Item 7. Management's Discussion … Results of Operations"), Items in capitals of the
+    body weight wrapped over two lines, "Item 7." on a line of its own above its title. In HTML: Workiva's bold
+    spans, capital paragraphs, a table row of label and title. A line opening with "Note 12 to …", a bold
+    run-in title, the contents and the statement table are no headings."""
+    raw, truth, _ = make(style)
+    doc = parse_bytes(raw, path=path, doc_id="d1", max_bytes=10_000_000)
+    by_title = {s.title.casefold(): s for s in doc.sections[1:]}
+    ids = {s.section_id: s for s in doc.sections}
+    stack: list[tuple[int, str]] = []
+    for depth, title in truth:
+        assert title.casefold() in by_title, (title, sorted(by_title))
+        while stack and stack[-1][0] >= depth:
+            stack.pop()
+        if stack:  # its parent is the heading it sits under
+            assert ids[by_title[title.casefold()].parent_id].title.casefold() == stack[-1][1].casefold(), title
+        stack.append((depth, title))
+    assert set(by_title) - {t.casefold() for _, t in truth} <= COVER
+    assert "Note 12 to the consolidated financial statements" in doc.text.replace("\n", " ")
+    assert "Revenue Recognition. " in doc.text
+
+
+def test_a_plain_text_filings_unlabelled_headings_sit_inside_its_items():
+    """In a text filing, "RESULTS OF OPERATIONS" (capitals) and "Liquidity and Capital Resources" (Title Case)
+    are headings inside Item 7, not beside PART II; a plain numbered note sits inside Item 8."""
+    body = "Net sales rose in every segment, and operating income rose with them, as the table shows.\n\n"
+    text = (f"PART II\n\nItem 7. Management's Discussion and Analysis\n\n{body}RESULTS OF OPERATIONS\n\n{body}"
+            f"Liquidity and Capital Resources\n\n{body}Item 8. Financial Statements\n\n{body}"
+            f"1. Summary of Significant Accounting Policies\n\n{body}")
+    doc = parse_bytes(text.encode(), path="10-k.txt", doc_id="d1")
+    assert [s.path_str for s in doc.sections[1:]] == [
+        "PART II", "PART II > Item 7. Management's Discussion and Analysis",
+        "PART II > Item 7. Management's Discussion and Analysis > RESULTS OF OPERATIONS",
+        "PART II > Item 7. Management's Discussion and Analysis > RESULTS OF OPERATIONS > Liquidity and Capital Resources",
+        "PART II > Item 8. Financial Statements",
+        "PART II > Item 8. Financial Statements > 1. Summary of Significant Accounting Policies"]
