@@ -609,6 +609,18 @@ def sec_head_writer() -> list[str]:
                           "shards' CPU µs a chunk", "fragment writers chunks/s"], body)
 
 
+def sec_filing_headings() -> list[str]:
+    rows = rows_of("filing-headings.jsonl")
+    lines = ["Command: `python bench/filing_headings_bench.py` (SEC 10-K layouts written by `tests/parse/filinggen.py`, "
+             "no outline and no h1–h6; 3 filings per format and style). Headings found against the filing's own, "
+             "recall / precision / right parent, one row per run:\n"]
+    keys = [k for r in rows for k in r.get("summary", {})]
+    keys = list(dict.fromkeys(keys))
+    body = [[stamp(r), r.get("change", "")] + [" / ".join(num(r["summary"][k][m], 2) for m in ("recall", "precision", "parent"))
+                                              if k in r.get("summary", {}) else "—" for k in keys] for r in rows]
+    return lines + table(["measured", "change", *keys], body)
+
+
 def sec_gpu_embed() -> list[str]:
     row = rows_of("gpu_embed.jsonl")[-1]
     lines = [f"Command: `python bench/gpu_embed_bench.py run --data DIR` ({stamp(row)}; {row.get('machine') or row.get('gpu')}; "
@@ -642,6 +654,7 @@ SECTIONS: list[tuple[str, str, Callable[[], list[str]]]] = [
     ("tenants.jsonl", "Tenants", sec_tenants),
     ("sink.jsonl", "The writer's head", sec_sink),
     ("head_writer.jsonl", "The writer's head on 16 cores", sec_head_writer),
+    ("filing-headings.jsonl", "Headings in filings", sec_filing_headings),
     ("gpu_embed.jsonl", "GPU embedding", sec_gpu_embed),
     ("gpu_node.jsonl", "One GPU node", sec_gpu_node),
 ]

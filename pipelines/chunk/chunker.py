@@ -34,7 +34,8 @@ SPECIAL_TOKENS = 2  # [CLS] and [SEP] added by the embedder
 #: Bump when a change to the parsers, the chunker or the summaries changes what a document's chunks
 #: are for the same settings: every document indexed by an older version is then chunked again on its
 #: next ingest (its unchanged texts come from the embedding cache).
-CHUNKER_VERSION = 2  # 2: a section without text and with one subsection shares its summary (no embed of its own)
+CHUNKER_VERSION = 3  # 2: a section without text and with one subsection shares its summary (no embed of its own);
+# 3: filings' headings in PDF and heading-less HTML, and a long header keeps the section's own heading
 _BATCH_SENTENCES = 4096  # sentences per encode_batch call (bounds memory on huge documents)
 
 # A unit is a whole sentence or a piece of an over-budget one: (start, end, n_tokens, whole).
@@ -76,7 +77,7 @@ class ChunkingConfig:
         a re-ingest chunks a document again when it differs (a settings change or a new chunker).
 
         >>> ChunkingConfig().signature
-        'v2 chunk=200 overlap=32 header=40 window=256'
+        'v3 chunk=200 overlap=32 header=40 window=256'
         """
         return (f"v{CHUNKER_VERSION} chunk={self.chunk_tokens} overlap={self.overlap_tokens} "
                 f"header={self.header_tokens} window={self.max_model_tokens}")
@@ -183,7 +184,8 @@ def _chunk_batch(
 ) -> None:
     """Tokenize the sentences and headers of ``pending`` sections in one call; append chunks."""
     text = doc.text
-    headers = [_header_text(doc.title, section.path) for section, _ in pending]
+    parts = [_header_parts(doc.title, section.path) for section, _ in pending]
+    headers = [" > ".join(p) for p in parts]
     batch = [text[s:e] for _, spans in pending for s, e in spans]
     n_sentences = len(batch)
     batch.extend(headers)
@@ -203,7 +205,7 @@ def _chunk_batch(
             else:
                 enc = tok.encode(text[s:e], add_special_tokens=False)
                 _split_long(text, s, e, enc, budget, tok, units)
-        header, header_n = _fit_header(headers[h], counts[n_sentences + h], tok, config.header_tokens)
+        header, header_n = _fit_header(parts[h], counts[n_sentences + h], tok, config.header_tokens)
         for first, last, n in _pack(units, budget, config.overlap_tokens):
             _emit(doc, section, units[first][0], units[last][1], n, header, header_n, config, out)
 
@@ -301,16 +303,42 @@ def _skip_space(text: str, pos: int, end: int) -> int:
     return pos
 
 
+def _header_parts(title: str, path: Sequence[str]) -> list[str]:
+    """The document title and the section's title path, whitespace collapsed, empty parts left out."""
+    parts = [" ".join(title.split())] + [" ".join(p.split()) for p in path]
+    return [p for p in parts if p]
+
+
 def _header_text(title: str, path: Sequence[str]) -> str:
     """``"{title} > {path}"`` with whitespace collapsed and empty parts left out."""
-    parts = [" ".join(title.split())] + [" ".join(p.split()) for p in path]
-    return " > ".join(p for p in parts if p)
+    return " > ".join(_header_parts(title, path))
 
 
-def _fit_header(header: str, n: int, tok: Tokenizer, limit: int) -> tuple[str, int]:
-    """Cut ``header`` (``n`` tokens) on a token end to <= ``limit`` tokens; return it and its count."""
+def _fit_header(parts: Sequence[str], n: int, tok: Tokenizer, limit: int) -> tuple[str, int]:
+    """``parts`` joined by `` > `` (``n`` tokens) within ``limit`` tokens; return it and its count.
+
+    A header over the limit with headings below the title loses, first, a part that repeats the one before
+    it (a document whose first heading is its title), then its outer headings one by one from the top, so
+    that the title and the section's own heading stay: "10-K > Item 7. Management's Discussion … > Results of
+    Operations" rather than a cut before "Results". What is still over is cut on a token end.
+
+    >>> class Words:  # a stand-in tokenizer: a token per word
+    ...     def encode(self, s, add_special_tokens=False): return type("E", (), {"ids": s.split()})()
+    >>> parts = ["Policy", "4. Source packages", "4.9. Main building script", "4.9.1. Options"]
+    >>> _fit_header(parts, 13, Words(), 9)
+    ('Policy > 4.9. Main building script > 4.9.1. Options', 9)
+    """
+    header = " > ".join(parts)
     if not header or limit <= 0:
         return "", 0
+    if n > limit and len(parts) > 2:
+        kept = [p for i, p in enumerate(parts) if i == 0 or p.casefold() != parts[i - 1].casefold()]
+        while True:
+            header = " > ".join(kept)
+            n = len(tok.encode(header, add_special_tokens=False).ids)
+            if n <= limit or len(kept) <= 2:
+                break
+            del kept[1]
     for _ in range(8):
         if n <= limit:
             return header, n

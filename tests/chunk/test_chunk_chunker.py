@@ -206,6 +206,21 @@ def test_header_truncated_to_budget(tokenizer: Tokenizer, make_doc: DocFactory) 
     assert chunk_document(untitled, tokenizer)[0].embed_text == "Only > Path\nText."
 
 
+def test_a_long_header_keeps_the_title_and_the_sections_own_heading(tokenizer: Tokenizer, make_doc: DocFactory) -> None:
+    """A deep filing's path is over the 40 tokens: its outer headings go, not the section's own heading (the
+    end of the path, which a cut at the end would lose); a first heading that repeats the title goes first."""
+    path = ["GLOBEX CORPORATION", "Annual Report on Form 10-K for the fiscal year ended December 31, 2023",
+            "PART II", "Item 7. Management's Discussion and Analysis of Financial Condition and Results of Operations",
+            "Liquidity and Capital Resources"]
+    doc = make_doc([(path, "Cash from operations rose. " * 20)], title="GLOBEX CORPORATION")
+    header = chunk_document(doc, tokenizer)[0].header
+    assert count(tokenizer, header) <= 40
+    assert header.startswith("GLOBEX CORPORATION > ") and header.endswith(" > Liquidity and Capital Resources")
+    assert header.count("GLOBEX CORPORATION") == 1 and "Item 7. Management's Discussion" in header
+    short = make_doc([(["Install", "Linux"], "Run it.")], title="Guide")  # within the budget: all of it
+    assert chunk_document(short, tokenizer)[0].header == "Guide > Install > Linux"
+
+
 def test_ids_deterministic_and_local(tokenizer: Tokenizer, make_doc: DocFactory) -> None:
     doc = real_doc(make_doc, 10, seed=4)
     a = chunk_document(doc, tokenizer)
