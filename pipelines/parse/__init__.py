@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from pipelines.parse import html, man, markdown, office, pdf, pod, rst, text
+from pipelines.parse.cover import filing_cover
 from pipelines.parse.decode import GZIP_MAGIC, decode_bytes, gunzip_capped, gunzip_head
 from pipelines.parse.detect import BINARY_FORMATS, detect_binary, detect_format, split_ext
 from pipelines.parse.document import Heading, ParsedDocument, ParseError, ParserCrash, Section
@@ -73,6 +74,10 @@ def _document(doc_id: str, path: str, fmt: str, plain: str, headings: list[Headi
               page_starts: list[int] | None = None) -> ParsedDocument:
     if not plain.strip():
         raise ParseError("empty", f"no text after parsing as {fmt}")
+    cover = filing_cover(plain)
+    if cover is not None:  # an SEC filing: titled by its cover page, whose large print heads no section
+        title = cover[0]
+        headings = [h for h in headings if h.start >= cover[1]]
     title = clean_title(title or "")
     if not title:
         title = next((t for h in headings if (t := clean_title(h.title))), "")

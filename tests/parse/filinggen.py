@@ -213,6 +213,8 @@ def _filing(w, style: str, seed: int, paragraphs: int) -> list[tuple[int, str]]:
     w.lines(["For the fiscal year ended December 31, 2023"])
     w.lines(["Commission File Number 001-12345"])
     w.lines(["GLOBEX CORPORATION"], size=14, bold=True, x=220, before=16)
+    w.lines(["(Exact name of registrant as specified in its charter)"], size=8, x=210, before=2)
+    w.lines(["Delaware", "36-1234567"], before=8)
     w.new_page()
     w.lines(["TABLE OF CONTENTS"], bold=True, x=250)
     for part, item, title, _ in _ITEMS:

@@ -37,6 +37,9 @@ def test_a_filings_headings_nest_by_their_labels(make, path, style):
             assert ids[by_title[title.casefold()].parent_id].title.casefold() == stack[-1][1].casefold(), title
         stack.append((depth, title))
     assert set(by_title) - {t.casefold() for _, t in truth} <= COVER
+    assert doc.title == "GLOBEX CORPORATION, Form 10-K, fiscal year ended December 31, 2023"  # from the cover
+    assert not {"form 10-k", "globex corporation"} & set(by_title)  # whose large print heads no section
+    assert by_title["part i"].parent_id == doc.sections[0].section_id
     assert "Note 12 to the consolidated financial statements" in doc.text.replace("\n", " ")
     assert "Revenue Recognition. " in doc.text
 
