@@ -2,7 +2,7 @@
 
 A page without any h1–h6 (SEC filings as EDGAR serves them, pages exported from word processors) gets its
 headings from its blocks instead (:func:`_inferred_headings`): a block of its own that is wholly bold
-(``<b>``, ``<strong>``, a bold ``font-weight``) and reads like a heading, or a labelled one (``Item 7.``,
+(``<b>``, ``<strong>``, a bold ``font-weight`` or ``font``) and reads like a heading, or a labelled one (``Item 7.``,
 ``PART II``, ``Note 12``) in capitals or bold; a table row of a label and a title (``Item 7. | Management's
 Discussion …``) too, which is how many filings lay their Items out.
 
@@ -56,7 +56,8 @@ _CELL = frozenset({"td", "th"})
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _WS = re.compile(r"[ \t\n\r\f\v\xa0]+")
 _BOLD_TAGS = frozenset({"b", "strong"})
-_BOLD_STYLE = re.compile(r"font-weight\s*:\s*(?:bold|bolder|[6-9]00)\b", re.I)
+_BOLD_STYLE = re.compile(r"font-weight\s*:\s*(?:bold|bolder|[6-9]00)\b|(?:^|;)\s*font\s*:[^;]*\b(?:bold|bolder|[6-9]00)\b",
+                         re.I)  # font-weight, or the font shorthand ("font: bold 10pt Times")
 _FORMAT_SIGNAL = 4  # a wholly bold block: what its formatting adds to the score of its words (as for DOCX)
 _MAX_RUN = 3  # more bold blocks in a row are a bold passage (a cover page, an address), not headings
 _MAX_LABELLED = 150  # characters of a labelled heading ("Item 5. Market for Registrant's Common Equity, …")

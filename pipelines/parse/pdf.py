@@ -490,7 +490,9 @@ def _place_outline(pages: list[_Page], outline: list[_Outline]) -> list[tuple[in
 
 def _font_headings(pages: list[_Page], body: float, body_weight: int) -> None:
     """No outline: mark lines set larger than the body text (one level per size) or wholly bold at
-    its size (the level below) as headings; wrapped headings (consecutive lines) merge.
+    its size (the level below; print up to 12 % larger counts as the body size) as headings; a heading's
+    wrapped lines merge (consecutive, no paragraph gap between them, in the same case: "ITEM 1. BUSINESS"
+    and the bold "Overview" under it are two headings).
 
     Filings and contracts set their headings at the body size: a bold ``Item 7. Management's Discussion and
     Analysis of Financial Condition and Results of Operations`` (a label's line may run to 150 characters and
@@ -508,24 +510,25 @@ def _font_headings(pages: list[_Page], body: float, body_weight: int) -> None:
     marked: list[_Line] = []
     for p in pages:
         visible = [ln for ln in p.lines if not ln.drop and not ln.stamp]
-        run: list[_Line] = []
+        run: list[list[_Line]] = []  # consecutive heading lines of one level, a list of lines per heading
         run_level = 0
         run_plain = False  # the run opened with a labelled line of the body weight
         for k, ln in enumerate([*visible, None]):
             level, plain = 0, False
             label = None
+            head = run[-1] if run else []
             if ln is not None and not ln.table and _heading_shaped(ln.text):
                 label = keyword_label(ln.text)
                 s = round(ln.size * 2) / 2
                 bold = ln.bold or ln.weight >= max(600, body_weight + 200)
-                label_lead = len(run) == 1 and _LABEL_ONLY.fullmatch(run[0].text) and not label
+                label_lead = len(head) == 1 and _LABEL_ONLY.fullmatch(head[0].text) and not label
                 if s in levels:
                     level = levels[s]
-                elif abs(ln.size - body) >= 1:
-                    pass
-                elif run and len(run) < 3 and len(ln.text) <= 150 and not _new_paragraph(run[-1], ln) and (
+                elif not body - 1 < ln.size < max(body + 1, body * 1.12):
+                    pass  # smaller print, or larger print in long lines: only the body size's rules below
+                elif head and len(head) < 3 and len(ln.text) <= 150 and not _new_paragraph(head[-1], ln) and (
                         (label_lead and (bold or _caps(ln.text)))
-                        or (run_plain and _caps(ln.text) and _caps(run[-1].text))):
+                        or (run_plain and _caps(ln.text) and _caps(head[-1].text))):
                     level = run_level  # "Item 7." then its title; a capital heading's wrapped line
                 elif bold:
                     if (len(ln.text) <= 80 and not ln.text.endswith((".", ":"))) or (label and len(ln.text) <= 150):
@@ -537,18 +540,23 @@ def _font_headings(pages: list[_Page], body: float, body_weight: int) -> None:
                     if score_line(ln.text, blank_before=True, blank_after=ends)[0] >= THRESHOLD:
                         level, plain = bold_level, True
             if run:
-                label_lead = len(run) == 1 and _LABEL_ONLY.fullmatch(run[0].text)  # "Chapter 3", then its title
-                if level and (level == run_level or label_lead) and (label_lead or not _NUMBERED.match(ln.text)) \
-                        and not label and (not run_plain or not plain):
-                    run.append(ln)
+                label_lead = len(head) == 1 and _LABEL_ONLY.fullmatch(head[0].text)  # "Chapter 3", then its title
+                joins = level and (level == run_level or label_lead) and (label_lead or not _NUMBERED.match(ln.text)) \
+                    and not label and (not run_plain or not plain)
+                if joins and (label_lead or (not _new_paragraph(head[-1], ln) and _caps(ln.text) == _caps(head[-1].text))):
+                    head.append(ln)  # a wrapped line of the same heading
                     run_level = min(run_level, level)
                     continue
-                if len(run) <= 3:  # more lines in a row are a bold or large paragraph, not a heading
-                    _mark(run, run_level)
-                    marked.append(run[0])
+                if joins and level == run_level:  # after a gap or in another case: the next heading of the run
+                    run.append([ln])
+                    continue
+                if sum(map(len, run)) <= 3:  # more lines in a row are a bold or large paragraph, not headings
+                    for lines in run:
+                        _mark(lines, run_level)
+                        marked.append(lines[0])
                 run = []
             if level:
-                run, run_level, run_plain = [ln], level, plain
+                run, run_level, run_plain = [[ln]], level, plain
     for ln, level in zip(marked, _numbered_levels(marked)):
         ln.level = level
 

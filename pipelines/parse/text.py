@@ -114,7 +114,7 @@ def _label(s: str, in_list: bool = False) -> tuple[int, int, str] | None:
     line has numbered neighbours (a list item, not a heading)."""
     m = _CHAPTER.match(s)
     if m:
-        if m.group("rest") and not (m.group("rest")[0].isupper() or m.group("rest")[0].isdigit()):
+        if m.group("rest") and not _titled(m.group("rest")):
             return None
         kw = m.group("kw").lower()
         depth = m.group("n").count(".") + 1
@@ -139,15 +139,22 @@ def numbering_level(s: str) -> int | None:
     return label[1] if label else None
 
 
+def _titled(rest: str) -> bool:
+    """What follows a label reads as a title: a capital or a figure first ("[Reserved]" and quotes allowed)."""
+    first = rest.lstrip("[(\"'\u201c\u2018")[:1]
+    return first.isupper() or first.isdigit()
+
+
 def keyword_label(s: str) -> str | None:
     """The keyword a heading's label opens with (``part``, ``item``, ``note``, ``article``, ``section`` …,
     lower case), when it is followed by a number and then nothing, or a title that is not lower case.
 
-    >>> [keyword_label(t) for t in ("Item 7.", "NOTE 12 \u2014 INCOME TAXES", "PART II", "Note 12 to the statements")]
-    ['item', 'note', 'part', None]
+    >>> [keyword_label(t) for t in ("Item 7.", "NOTE 12 \u2014 INCOME TAXES", "PART II", "Note 12 to the statements",
+    ...                             "Item 6. [Reserved]")]
+    ['item', 'note', 'part', None, 'item']
     """
     m = _CHAPTER.match(s)
-    if m is None or (m.group("rest") and not (m.group("rest")[0].isupper() or m.group("rest")[0].isdigit())):
+    if m is None or (m.group("rest") and not _titled(m.group("rest"))):
         return None
     return m.group("kw").lower()
 

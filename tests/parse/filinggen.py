@@ -201,8 +201,9 @@ def _filing(w, style: str, seed: int, paragraphs: int) -> list[tuple[int, str]]:
             label, title = text.split(". ", 1)
             w.lines([f"{label}."], bold=True, before=16)
             w.lines(_wrap(title, 100), bold=True, before=2, after=4)
-        else:
-            w.lines([text], bold=True, before=14 if depth <= 2 else 10, after=3)
+        else:  # the label style sets its PARTs a point larger than the body (a size of no level of its own)
+            w.lines([text], size=11 if style == "label" and depth == 1 else 10, bold=True,
+                    before=14 if depth <= 2 else 10, after=3)
 
     # cover page and contents: never headings of the tree
     w.lines(["UNITED STATES"], size=12, bold=True, x=250)
@@ -231,7 +232,8 @@ def _filing(w, style: str, seed: int, paragraphs: int) -> list[tuple[int, str]]:
             part_now = part
             heading(1, f"PART {part}")
         heading(2, f"Item {item}. {title}")
-        prose()
+        if item != "1":  # Item 1's first heading follows it directly: two headings, not one wrapped
+            prose()
         if item == "7":
             w.lines(_wrap("Item 7 of this report should be read with the consolidated financial statements and "
                           "the notes to them, and " + _sentence(rng).lower()))
