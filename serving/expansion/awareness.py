@@ -130,6 +130,11 @@ class _Budget:
         return True
 
 
+def _title_only(section: dict) -> bool:
+    """A section whose summary is only its title (no text, no subsections): nothing for the outline to add."""
+    return " ".join((section.get("summary") or "").split()).casefold() == " ".join((section.get("title") or "").split()).casefold()
+
+
 def _interleave(*queues: list) -> list:
     """[a1, a2], [b1] → [a1, b1, a2]."""
     out = []
@@ -381,8 +386,8 @@ class AwarenessExpander:
         def add_summary(section: dict, kind: str, of: str, priority: int) -> None:
             summary = lead_of(section["summary"] or "", settings.summary_tokens)
             if (not section["parent_id"] or not summary.strip() or summary in in_pack
-                    or section["section_id"] in chosen):
-                return
+                    or section["section_id"] in chosen or _title_only(section)):
+                return  # nothing new: no summary, quoted already, or only the title (a section without text)
             text = f"[{section['path_str']}] {summary}"
             units.append((f"summary:{section['section_id']}", Piece(
                 section["doc_id"], section["section_id"], -1, section["start"], section["start"], text,
@@ -398,7 +403,8 @@ class AwarenessExpander:
             if settings.parents and parent is not None:
                 add_summary(parent, "parent", section["section_id"], rank)
             siblings = [s for s in siblings_of.get(section["parent_id"], [])
-                        if s["section_id"] not in covered and s["section_id"] not in chosen]
+                        if s["section_id"] not in covered and s["section_id"] not in chosen
+                        and (s["section_id"] in found or not _title_only(s))]
             vector = vectors.get(target_texts.get(hit.target or "", ""))
             if vector is not None:
                 similarity = {s["section_id"]: float(np.dot(np.asarray(s["centroid"], np.float32), vector))

@@ -128,3 +128,29 @@ def test_a_sibling_that_retrieval_found_is_quoted_from_what_it_found(report_inde
             assert part5[0].chunk_ids == [found.chunk_id] and part5[0].n_tokens <= settings.summary_tokens, part5[0]
         else:
             assert part5[0].chunk_ids == [] and part5[0].text.startswith("["), part5[0]
+
+
+def test_a_sibling_without_text_is_not_summarised_by_its_title(tmp_path, ray_session, installed_models):
+    """A section with no text and no subsections (a heading only, such as a statement title over a table the
+    parser could not read) has its title as its summary: "[… > Part 2] Part 2" tells nothing the path does
+    not, so the outline skips it and takes the next sibling."""
+    from pipelines.ingest import run_ingest
+    from serving.protocol import SearchRequest
+    from serving.retrieval.hybrid import Candidate
+    from serving.services.local import SearchPipeline
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "review.md").write_text(
+        f"# Harbour operations review\n\n## Part 1\n\n{TOPIC[1]}\n\n## Part 2\n\n## Part 3\n\n{OTHER[3]}\n\n"
+        f"## Part 4\n\n{OTHER[4]}\n")
+    cfg = make_config(tmp_path / "index")
+    assert run_ingest(cfg, corpus, source="reports").new == 1
+    pipeline = SearchPipeline(cfg)
+    hit = pipeline.search(SearchRequest(query=QUESTION, top_k=1, use_cache=False)).hits[0]
+    assert hit.section_path.endswith("Part 1")
+    settings = ExpansionSettings.from_config(cfg, budget_tokens=400, top_k=1, max_siblings=2)
+    result = AwarenessExpander(pipeline.stages.index.get("default")).expand(
+        [Candidate(chunk_id=hit.chunk_id, doc_id=hit.doc_id, score=hit.score)], [], {}, {}, settings)
+    siblings = sorted(_part(p.meta["section_path"]) for p in result.passages if p.reasons[0]["kind"] == "sibling")
+    assert siblings == [3, 4], [(p.meta["section_path"], p.text) for p in result.passages]
