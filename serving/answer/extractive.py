@@ -8,7 +8,8 @@ No LLM. Every prose sentence of the pack's passages (best passages first, up to
             + 0.25 · coverage(sentence) + 0.25 · [holds the kind of value asked for]
 
 The best sentence is quoted with its ``[n]``; up to ``max_sentences`` more follow when they reach
-``relative_cutoff`` of its score. Cover pages, contents lines, legal notices and navigation are never
+``relative_cutoff`` of its score, and one from another passage only if its own words hold a word of the
+question (a header that names the company and the fiscal year is no reason to quote a signature line). Cover pages, contents lines, legal notices and navigation are never
 candidates (:mod:`serving.answer.boilerplate`). Whether the question is answerable at all is decided by
 :class:`Answerability` — a logistic model over features of the quotable sentences (how much of the
 question a top sentence covers, whether it holds the kind of value asked for, and whether it states
@@ -445,7 +446,8 @@ class ExtractiveAnswerer:
         for s in scored[1:]:
             if len(chosen) >= self.settings.max_sentences:
                 break
-            if s.score >= self.settings.relative_cutoff * best.score and s.text not in {c.text for c in chosen}:
+            if s.score >= self.settings.relative_cutoff * best.score and s.text not in {c.text for c in chosen} \
+                    and (s.n == best.n or coverage(question, s.text) > 0):  # another passage's must say what is asked
                 chosen.append(s)
         result.sentences = chosen
         result.answer = " ".join(_quote(s) for s in chosen)

@@ -184,3 +184,23 @@ def test_a_see_also_section_is_never_quoted():
                  "CREATE INDEX > Description", 0.8)]
     quoted = [c[3] for c in answerer.candidates(passages)]
     assert quoted == ["CREATE INDEX constructs an index on the specified column(s) of the specified relation."], quoted
+
+
+def test_a_sentence_is_added_to_the_answer_only_for_what_it_says():
+    """Every chunk of a filing is headed by its cover's title ("CALDER SCIENTIFIC CORPORATION, Form 10-K, fiscal
+    year ended …"), so a signature line under it covers the company and "fiscal year" of a question as well as
+    the answer does; it was quoted as a second sentence. A sentence of another passage than the best one's joins
+    the answer only if its own words hold a word of the question."""
+    async def same(question, texts):  # no ranking model: the question's words decide
+        return [0.0 for _ in texts]
+
+    answerer = _answerer(Answerability(weights={}, bias=0.0, threshold=-1e9))
+    answerer.score = same
+    title = "CALDER SCIENTIFIC CORPORATION, Form 10-K, fiscal year ended September 30, 2024"
+    passages = [("Our backlog at fiscal year end was approximately $212.4 million.", f"{title} > Item 1 > Competition",
+                 0.8),
+                ("Miriam A. Castellanos, Chair, President and Chief Executive Officer.",
+                 f"{title} > Signatures > CALDER SCIENTIFIC CORPORATION", 0.9)]
+    answer = asyncio.run(answerer.answer("What was Calder Scientific's backlog for the fiscal year?", passages))
+    assert answer.answerable and answer.cited == [1], answer
+    assert "Castellanos" not in answer.answer and "$212.4 million" in answer.answer, answer.answer
