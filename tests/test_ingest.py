@@ -34,8 +34,11 @@ def test_the_sample_pdf_is_cited_with_its_page(sample_index):
 
     cfg, report = sample_index
     hits = search(cfg, PDF_QUESTION, k=3)
-    top = hits[0]
-    assert top.path == "bzip2/manual.pdf" and "MEMORY MANAGEMENT" in top.section_path, [(h.path, h.section_path) for h in hits]
+    assert all(h.path == "bzip2/manual.pdf" and h.first_page for h in hits), [(h.path, h.section_path) for h in hits]
+    # section 2.5 (pages 8-9) among the top three: since headers keep their section's own heading, "2.4. OPTIONS"
+    # (BM25's first: "decompress" throughout) may rank above it
+    top = next((h for h in hits if "MEMORY MANAGEMENT" in h.section_path), None)
+    assert top is not None, [(h.path, h.section_path) for h in hits]
     assert top.first_page in (8, 9) and top.last_page in (8, 9)
     assert citation_label(top.path, top.section_path, top.first_page, top.last_page).endswith(f", p. {top.first_page}") \
         or top.first_page != top.last_page
@@ -180,5 +183,5 @@ def test_cli_demo_runs_the_main_job(tmp_path, ray_session, installed_models):
     assert "refused:" not in answer and "verification: pass" in answer, answer
     assert "Use try and except to handle exceptions raised by a function [1]." in answer and "[1] notes.md" in answer
     # the PDF question: hits and citations name the manual's page (section 2.5 is on pages 8-9)
-    assert re.search(r"1\. \[[\d.]+\] manual\.pdf § [^\n]*MEMORY MANAGEMENT, p\. [89]\b", pdf_part), pdf_part
+    assert re.search(r"[123]\. \[[\d.]+\] manual\.pdf § [^\n]*MEMORY MANAGEMENT, p\. [89]\b", pdf_part), pdf_part
     assert re.search(r"\[\d\] manual\.pdf § [^\n]*, pp?\. [89]", pdf_part), pdf_part
