@@ -15,8 +15,8 @@ heading that holds the whole report.
 ...          "(Exact name of registrant as specified in its charter)\\nDelaware | 36-1234567")
 >>> filing_title(cover)
 'GLOBEX CORPORATION, Form 10-K, fiscal year ended December 31, 2023'
->>> filing_title("A manual that mentions a Form 10-K.") is None
-True
+>>> filing_title("A manual that mentions a Form 10-K."), filing_title("ACME (Exact name of registrant as specified in its charter)")
+(None, None)
 """
 
 from __future__ import annotations
@@ -62,10 +62,10 @@ def filing_cover(text: str) -> tuple[str, int] | None:
     name = _registrant(head, found.start())
     if name is None:
         return None
-    parts = [name]
     form = _FORM.search(head)
-    if form:
-        parts.append("Form " + " ".join(form.group(1).upper().split()))
+    if form is None:  # every cover names its form; a text that only quotes the phrase is no filing
+        return None
+    parts = [name, "Form " + " ".join(form.group(1).upper().split())]
     period = _PERIOD.search(head)
     if period:
         parts.append(f"{' '.join(period.group(1).lower().split())} ended {' '.join(period.group(2).split())}")
