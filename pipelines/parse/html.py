@@ -328,19 +328,27 @@ def sanitize(text: str) -> str:
     return "".join(out)
 
 
-def _bold_lines(text: str, spans: list[tuple[int, int]]) -> set[int]:
-    """Indexes of the lines of ``text`` whose every character lies in a bold span (but spaces and the ``|``
-    between table cells)."""
+def _blocks(lines: list[str]) -> list[int]:
+    """Indexes of the lines that are blocks of their own (a blank line around, something after) and short
+    enough to be a heading: the only lines :func:`_inferred_headings` reads."""
+    last = len(lines) - 1
+    return [i for i, line in enumerate(lines)
+            if i < last and line.strip() and len(line) <= _MAX_LABELLED * 2
+            and (i == 0 or not lines[i - 1].strip()) and not lines[i + 1].strip()]
+
+
+def _bold_lines(text: str, spans: list[tuple[int, int]], only: list[int]) -> set[int]:
+    """Of the lines ``only`` (indexes into ``text``'s lines), those whose every character lies in a bold span
+    (but spaces and the ``|`` between table cells)."""
     bold = bytearray(len(text))
     for a, b in spans:
         bold[a:b] = b"\x01" * (b - a)
-    out = set()
-    pos = 0
-    for i, line in enumerate(text.split("\n")):
-        if line.strip() and all(bold[pos + k] for k, ch in enumerate(line) if not ch.isspace() and ch != "|"):
-            out.add(i)
-        pos += len(line) + 1
-    return out
+    starts = [0]
+    for line in text.split("\n"):
+        starts.append(starts[-1] + len(line) + 1)
+    lines = text.split("\n")
+    return {i for i in only
+            if all(bold[starts[i] + k] for k, ch in enumerate(lines[i]) if not ch.isspace() and ch != "|")}
 
 
 def _caps(s: str) -> bool:
@@ -362,13 +370,13 @@ def _inferred_headings(text: str, bold: set[int]) -> list[Heading]:
     [(1, 'PART II'), (2, "Item 7. Management's Discussion and Analysis"), (3, 'RESULTS OF OPERATIONS')]
     """
     lines = text.split("\n")
+    blocks = set(_blocks(lines))
     found: list[tuple[int, Heading]] = []
     pos = 0
     for i, line in enumerate(lines):
         start, pos = pos, pos + len(line) + 1
         s = line.strip()
-        if not s or len(s) > _MAX_LABELLED * 2 or (i and lines[i - 1].strip()) \
-                or (i + 1 < len(lines) and lines[i + 1].strip()) or i + 1 >= len(lines):
+        if i not in blocks:
             continue  # not a block of its own, or nothing after it
         cells = _CELLS.split(s)
         if len(cells) == 2 and keyword_label(cells[0]) and cells[1][:1].isupper():
@@ -407,5 +415,5 @@ def parse(text: str) -> tuple[str, list[Heading], str | None]:
     out = ex.finish()
     headings = ex.headings
     if not headings:
-        headings = _inferred_headings(out, _bold_lines(out, ex.bold_spans))
+        headings = _inferred_headings(out, _bold_lines(out, ex.bold_spans, _blocks(out.split("\n"))))
     return out, headings, ex.title
