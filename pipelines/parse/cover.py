@@ -15,6 +15,9 @@ heading that holds the whole report.
 ...          "(Exact name of registrant as specified in its charter)\\nDelaware | 36-1234567")
 >>> filing_title(cover)
 'GLOBEX CORPORATION, Form 10-K, fiscal year ended December 31, 2023'
+>>> filing_title("SCHEDULE 14A\\nProxy Statement Pursuant to Section 14(a)\\nACME CORP.\\n"
+...              "(Name of Registrant as Specified In Its Charter)")
+'ACME CORP., Schedule 14A (proxy statement)'
 >>> filing_title("A manual that mentions a Form 10-K."), filing_title("ACME (Exact name of registrant as specified in its charter)")
 (None, None)
 """
@@ -26,9 +29,9 @@ import re
 __all__ = ["filing_cover", "filing_title", "COVER_CHARS"]
 
 COVER_CHARS = 12_000  # a cover page, with what a PDF or an EDGAR page puts before it
-_REGISTRANT = re.compile(r"\(\s*exact\s+name\s+of\s+(?:the\s+)?registrants?\s+as\s+specified\s+in\s+its\s+charter\s*\)",
-                         re.I)
-_FORM = re.compile(r"\bFORM\s+(10-K(?:/A)?|10-Q(?:/A)?|8-K|20-F|40-F|6-K|10-KT|S-1|DEF\s+14A)\b", re.I)
+_REGISTRANT = re.compile(r"\(\s*(?:exact\s+)?name\s+of\s+(?:the\s+)?registrants?\s+as\s+specified\s+in\s+its\s+charter\s*\)",
+                         re.I)  # 10-K/10-Q/8-K: "(Exact name of …)"; a proxy statement's Schedule 14A: "(Name of …)"
+_FORM = re.compile(r"\b(?:FORM\s+(10-K(?:/A)?|10-Q(?:/A)?|8-K|20-F|40-F|6-K|10-KT|S-1)|(SCHEDULE\s+14A))\b", re.I)
 _PERIOD = re.compile(r"\bfor\s+the\s+(fiscal\s+year|quarterly\s+period|fiscal\s+quarter|transition\s+period)\s+ended"
                      r"\s*:?\s*([A-Z][a-z]+\.?\s+\d{1,2}\s*,\s*\d{4})", re.I)
 _DATE_OF_REPORT = re.compile(r"\bdate\s+of\s+report\s*\(date\s+of\s+earliest\s+event\s+reported\)\s*:?\s*"
@@ -65,7 +68,7 @@ def filing_cover(text: str) -> tuple[str, int] | None:
     form = _FORM.search(head)
     if form is None:  # every cover names its form; a text that only quotes the phrase is no filing
         return None
-    parts = [name, "Form " + " ".join(form.group(1).upper().split())]
+    parts = [name, "Form " + form.group(1).upper() if form.group(1) else "Schedule 14A (proxy statement)"]
     period = _PERIOD.search(head)
     if period:
         parts.append(f"{' '.join(period.group(1).lower().split())} ended {' '.join(period.group(2).split())}")
