@@ -77,4 +77,4 @@ def test_filings_written_without_reading_the_parser_keep_their_outline():
     assert len(scores) == 3
     for name, s in scores.items():
         assert s["recall"] >= 0.85 and s["precision"] >= 0.75 and s["parent"] >= 0.45, (name, s)
-    assert sum(s["parent"] for s in scores.values()) / 3 >= 0.65, scores
+    assert sum(s["parent"] for s in scores.values()) / 3 >= 0.7, scores
