@@ -103,7 +103,7 @@ class ChunkingSettings(_Section):
                                                       "2 must fit the model window); a change re-chunks every "
                                                       "document at the next ingest")
     overlap_tokens: int = Field(32, ge=0, description="overlap between consecutive chunks, in whole trailing sentences")
-    header_tokens: int = Field(40, ge=0, description="the title › section-path header embedded with each chunk")
+    header_tokens: int = Field(40, ge=0, description="the title › section-path header embedded with each chunk (a longer one drops its outer headings, keeping the title and the section's own)")
 
     @model_validator(mode="after")
     def _overlap_smaller(self) -> "ChunkingSettings":
