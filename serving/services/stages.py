@@ -28,6 +28,7 @@ from serving.index.handle import IndexHandle
 from serving.index.view import IndexView
 from serving.protocol import Filters
 from serving.rerank.text import passage_text
+from serving.retrieval.contentless import demote_contentless
 from serving.retrieval.filters import resolve_filters
 from serving.retrieval.hybrid import Candidate, HybridRetriever, Judge, RetrievalResult
 from serving.retrieval.sections import SectionHit
@@ -119,6 +120,13 @@ def retrieve_rows(index: IndexHandle, plan: QueryPlan, vectors: dict[str, np.nda
     result = HybridRetriever(view, judge=judge.for_view(view) if judge is not None else None).retrieve(
         plan, vectors, resolve_filters(filters, view), depth=depth)
     rows = view.chunks_by_id(c.chunk_id for c in result.candidates[:depth])
+    queries = [t.text for t in plan.targets] or [plan.query]
+    for _ in range(3):  # a demoted chunk leaves the top ``depth``: read the ones that move up (bounded)
+        result.candidates = demote_contentless(result.candidates, rows, queries, index.cfg.retrieval.contentless_factor)
+        missing = [c.chunk_id for c in result.candidates[:depth] if c.chunk_id not in rows]
+        if not missing:
+            break
+        rows.update(view.chunks_by_id(missing))
     return RetrievedRows(result, rows)
 
 

@@ -1,0 +1,52 @@
+"""A chunk that is only its header ("None." under a filing's Item 3, "Page" over its contents) does not crowd
+the hits of a question that names the company: every chunk of a filing carries the company in its header
+(its cover's title), so such a chunk matched on the header alone. With ``retrieval.contentless_factor = 1``
+(off) they come back. The filings are the six of ``bench/filings_heldout`` (written without reading the
+parser): several companies, so a company's name is a rare word that lifts every chunk of its filings."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from support import make_config
+
+REPO = Path(__file__).resolve().parents[2]
+QUESTIONS = ["What was Calder Scientific's backlog at fiscal year end?",
+             "What are Northwind Precision Instruments' inventories?",
+             "Northwind Precision Instruments legal proceedings",
+             "How much did Harborline Foods pay in dividends in the quarter?"]
+
+
+@pytest.fixture(scope="module")
+def filing_index(tmp_path_factory, ray_session, installed_models):
+    from pipelines.ingest import run_ingest
+
+    sys.path.insert(0, str(REPO / "bench" / "filings_heldout"))
+    import heldout  # noqa: PLC0415
+
+    root = tmp_path_factory.mktemp("contentless")
+    (root / "corpus").mkdir()
+    for name, raw, _ in heldout.documents():
+        (root / "corpus" / name).write_bytes(raw)
+    assert run_ingest(make_config(root / "index"), root / "corpus", source="filings").new == 6
+    return root / "index"
+
+
+def _contentless_in_top(index, factor: float, k: int = 10) -> int:
+    from serving.protocol import SearchRequest
+    from serving.services.local import SearchPipeline
+
+    pipeline = SearchPipeline(make_config(index, retrieval={"contentless_factor": factor}))
+    hits = [h for q in QUESTIONS for h in pipeline.search(SearchRequest(query=q, top_k=k, use_cache=False)).hits]
+    assert len(hits) == k * len(QUESTIONS)
+    return sum(len(re.findall(r"\w+", h.text)) < 4 for h in hits)
+
+
+def test_header_only_chunks_rank_below_the_ones_that_say_something(filing_index):
+    off = _contentless_in_top(filing_index, 1.0)
+    on = _contentless_in_top(filing_index, 0.5)  # the default
+    assert off >= 8 and on <= 2, (off, on)
