@@ -397,14 +397,23 @@ def _inferred_headings(text: str, bold: set[int]) -> list[Heading]:
         at = start + len(line) - len(line.lstrip())
         found.append((i, Heading(level, title, at, at + len(s))))
     heads: list[Heading] = []
-    run: list[tuple[int, Heading]] = []
-    for i, h in [*found, (-1, None)]:
-        if run and (h is None or i != run[-1][0] + 2 or not all(j in bold for j, _ in run)):
-            if len(run) <= _MAX_RUN or not all(j in bold for j, _ in run):
-                heads.extend(x for _, x in run)
-            run = []
-        if h is not None:
+    run: list[tuple[int, Heading]] = []  # bold headings in adjacent blocks
+
+    def flush() -> None:
+        if len(run) <= _MAX_RUN:
+            heads.extend(x for _, x in run)
+        run.clear()
+
+    for i, h in found:
+        if i in bold and run and i == run[-1][0] + 2:
             run.append((i, h))
+            continue
+        flush()
+        if i in bold:
+            run.append((i, h))
+        else:
+            heads.append(h)
+    flush()
     return nest_under_labels(heads)
 
 

@@ -78,3 +78,13 @@ def test_filings_written_without_reading_the_parser_keep_their_outline():
     for name, s in scores.items():
         assert s["recall"] >= 0.85 and s["precision"] >= 0.75 and s["parent"] >= 0.45, (name, s)
     assert sum(s["parent"] for s in scores.values()) / 3 >= 0.7, scores
+
+
+def test_a_run_of_bold_blocks_is_a_passage_not_headings():
+    """More than three bold blocks in a row (a cover page, an address) are no headings; two are. A long run is
+    read in one pass (it was quadratic: 100,000 bold blocks took minutes)."""
+    body = "<p>The text under it, which is long enough to be body text of a page.</p>"
+    page = ("<html><body>" + "<p><b>Bold line</b></p>" * 5 + body + "<p><b>Overview</b></p><p><b>Markets</b></p>"
+            + body + "<p><b>Run</b></p>" * 20_000 + body + "</body></html>")
+    doc = parse_bytes(page.encode(), path="page.htm", doc_id="d1")
+    assert [s.title for s in doc.sections[1:]] == ["Overview", "Markets"]
