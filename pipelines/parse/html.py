@@ -21,7 +21,7 @@ import re
 from html.parser import HTMLParser
 
 from pipelines.parse.document import Heading
-from pipelines.parse.text import FILING_LABELS, THRESHOLD, keyword_label, nest_under_labels, numbering_level, score_line
+from pipelines.parse.text import THRESHOLD, all_caps, keyword_label, nest_under_labels, numbering_level, score_line
 
 __all__ = ["parse"]
 
@@ -343,17 +343,12 @@ def _bold_lines(text: str, spans: list[tuple[int, int]], only: list[int]) -> set
     bold = bytearray(len(text))
     for a, b in spans:
         bold[a:b] = b"\x01" * (b - a)
-    starts = [0]
-    for line in text.split("\n"):
-        starts.append(starts[-1] + len(line) + 1)
     lines = text.split("\n")
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 1)
     return {i for i in only
             if all(bold[starts[i] + k] for k, ch in enumerate(lines[i]) if not ch.isspace() and ch != "|")}
-
-
-def _caps(s: str) -> bool:
-    letters = [ch for ch in s if ch.isalpha()]
-    return len(letters) >= 3 and not any(ch.islower() for ch in letters)
 
 
 def _inferred_headings(text: str, bold: set[int]) -> list[Heading]:
@@ -386,11 +381,11 @@ def _inferred_headings(text: str, bold: set[int]) -> list[Heading]:
         else:
             continue
         label = keyword_label(title)
-        if label and len(title) <= _MAX_LABELLED and not title.endswith((",", ";")) and (i in bold or _caps(title)):
+        if label and len(title) <= _MAX_LABELLED and not title.endswith((",", ";")) and (i in bold or all_caps(title)):
             level = numbering_level(title) or 1
         elif title[0].isalnum() and len(title) <= 80 and title[-1] not in _SENTENCE_END:
             score, level = score_line(title, blank_before=True, blank_after=True)
-            if not (score + _FORMAT_SIGNAL * (i in bold) >= THRESHOLD and (i in bold or _caps(title))):
+            if not (score + _FORMAT_SIGNAL * (i in bold) >= THRESHOLD and (i in bold or all_caps(title))):
                 continue
         else:
             continue

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from pipelines.parse.decode import normalize_text
 from pipelines.parse.document import Heading, ParseError
 from pipelines.parse.sections import LineBuilder, clean_title, size_levels
-from pipelines.parse.text import THRESHOLD, keyword_label, numbering_level, score_line
+from pipelines.parse.text import THRESHOLD, all_caps, keyword_label, numbering_level, score_line
 
 __all__ = ["parse", "is_pdf", "PDF_MAGIC"]
 
@@ -517,18 +517,18 @@ def _font_headings(pages: list[_Page], body: float, body_weight: int) -> None:
             level, plain = 0, False
             label = None
             head = run[-1] if run else []
+            label_lead = len(head) == 1 and bool(_LABEL_ONLY.fullmatch(head[0].text))  # "Chapter 3", then its title
             if ln is not None and not ln.table and _heading_shaped(ln.text):
                 label = keyword_label(ln.text)
                 s = round(ln.size * 2) / 2
                 bold = ln.bold or ln.weight >= max(600, body_weight + 200)
-                label_lead = len(head) == 1 and _LABEL_ONLY.fullmatch(head[0].text) and not label
                 if s in levels:
                     level = levels[s]
                 elif not body - 1 < ln.size < max(body + 1, body * 1.12):
                     pass  # smaller print, or larger print in long lines: only the body size's rules below
                 elif head and len(head) < 3 and len(ln.text) <= 150 and not _new_paragraph(head[-1], ln) and (
-                        (label_lead and (bold or _caps(ln.text)))
-                        or (run_plain and _caps(ln.text) and _caps(head[-1].text))):
+                        (label_lead and not label and (bold or all_caps(ln.text)))
+                        or (run_plain and all_caps(ln.text) and all_caps(head[-1].text))):
                     level = run_level  # "Item 7." then its title; a capital heading's wrapped line
                 elif bold:
                     if (len(ln.text) <= 80 and not ln.text.endswith((".", ":"))) or (label and len(ln.text) <= 150):
@@ -536,14 +536,13 @@ def _font_headings(pages: list[_Page], body: float, body_weight: int) -> None:
                 elif label and not _PAGE_TAIL.search(ln.text) and (k == 0 or visible[k - 1].table
                                                                    or _new_paragraph(visible[k - 1], ln)):
                     nxt = visible[k + 1] if k + 1 < len(visible) else None
-                    ends = nxt is None or nxt.table or _new_paragraph(ln, nxt) or (_caps(ln.text) and _caps(nxt.text))
+                    ends = nxt is None or nxt.table or _new_paragraph(ln, nxt) or (all_caps(ln.text) and all_caps(nxt.text))
                     if score_line(ln.text, blank_before=True, blank_after=ends)[0] >= THRESHOLD:
                         level, plain = bold_level, True
             if run:
-                label_lead = len(head) == 1 and _LABEL_ONLY.fullmatch(head[0].text)  # "Chapter 3", then its title
                 joins = level and (level == run_level or label_lead) and (label_lead or not _NUMBERED.match(ln.text)) \
                     and not label and (not run_plain or not plain)
-                if joins and (label_lead or (not _new_paragraph(head[-1], ln) and _caps(ln.text) == _caps(head[-1].text))):
+                if joins and (label_lead or (not _new_paragraph(head[-1], ln) and all_caps(ln.text) == all_caps(head[-1].text))):
                     head.append(ln)  # a wrapped line of the same heading
                     run_level = min(run_level, level)
                     continue
@@ -584,11 +583,6 @@ def _numbered_levels(marked: list[_Line]) -> list[int]:
             keys[id(ln)] = (level, d or unnumbered)
     ranks = {key: rank for rank, key in enumerate(sorted(set(keys.values())), 1)}
     return [min(ranks[keys[id(ln)]], _MAX_LEVEL) for ln in marked]
-
-
-def _caps(text: str) -> bool:
-    letters = [ch for ch in text if ch.isalpha()]
-    return len(letters) >= 3 and not any(ch.islower() for ch in letters)
 
 
 def _heading_shaped(text: str) -> bool:

@@ -19,7 +19,7 @@ import re
 
 from pipelines.parse.document import Heading
 
-__all__ = ["parse", "score_line", "numbering_level", "keyword_label", "nest_under_labels", "FILING_LABELS", "THRESHOLD"]
+__all__ = ["parse", "score_line", "numbering_level", "keyword_label", "nest_under_labels", "all_caps", "FILING_LABELS", "THRESHOLD"]
 
 THRESHOLD = 4
 _MAX_LEN = 100
@@ -137,6 +137,16 @@ def numbering_level(s: str) -> int | None:
     """
     label = _label(s)
     return label[1] if label else None
+
+
+def all_caps(s: str) -> bool:
+    """Set in capitals: three letters or more and none lower case ("ITEM 7. MD&A", not "Item 7." nor "10-K").
+
+    >>> all_caps("ITEM 7. MANAGEMENT'S DISCUSSION"), all_caps("Item 7."), all_caps("10-K")
+    (True, False, False)
+    """
+    letters = [ch for ch in s if ch.isalpha()]
+    return len(letters) >= 3 and not any(ch.islower() for ch in letters)
 
 
 def _titled(rest: str) -> bool:
