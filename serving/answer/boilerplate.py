@@ -1,4 +1,5 @@
-"""Sentences that are never an answer: cover pages, tables of contents, legal notices, navigation.
+"""Sentences that are never an answer: cover pages, tables of contents, legal notices, navigation; and the standard
+wording of audit reports and signature blocks, unless the question is about them.
 
 A filing's cover page ("SECURITIES AND EXCHANGE COMMISSION … Form 10-K"), a table-of-contents line
 ("Item 7. Management's Discussion …… 45"), a copyright or licence notice, a forward-looking-statements
@@ -24,6 +25,24 @@ False
 >>> is_boilerplate("Babbage was born on December 26, 1791 in Teignmouth, Devonshire UK.")
 False
 
+An auditor's report and a filing's signature block are standard wording too: the PCAOB's opinion paragraphs
+("We have audited the accompanying consolidated balance sheets of …", "present fairly, in all material respects")
+name the company and every fiscal year-end date, so they covered any question about a figure "at December 31,
+2024", and said none. They answer only a question about the audit (:func:`is_audit_wording`,
+:func:`asks_about_audit`); the auditor's own facts ("We have served as the Company's auditor since 2009") are
+never standard wording.
+
+>>> is_audit_wording("We have audited the accompanying consolidated balance sheets of Globex Corporation as of "
+...                  "December 31, 2024 and 2023, and the related statements of income for each of the three years.")
+True
+>>> is_audit_wording("Pursuant to the requirements of the Securities Exchange Act of 1934, the registrant has duly "
+...                  "caused this report to be signed on its behalf by the undersigned, thereunto duly authorized.")
+True
+>>> is_audit_wording("We have served as the Company's auditor since 2009.")
+False
+>>> asks_about_audit("Which firm audits Globex?"), asks_about_audit("What were Globex's net sales in 2024?")
+(True, False)
+
 A section that only points elsewhere ("See Also", "References", "External links") is navigation too: its
 "sentences" are lists of titles ("ALTER INDEX, DROP INDEX, REINDEX, Section 28.4.2"), never an answer.
 
@@ -37,7 +56,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["is_boilerplate", "is_reference_section"]
+__all__ = ["asks_about_audit", "is_audit_wording", "is_boilerplate", "is_reference_section"]
 
 _COVER = re.compile(
     r"\bsecurities and exchange commission\b|\bcommission file number\b|\b(?:i\.r\.s\.|irs) employer identification\b|"
@@ -57,14 +76,37 @@ _NAVIGATION = re.compile(
     r"\bsign (?:in|up)\b.{0,30}\b(?:log ?in|register|sign (?:in|up))\b|\bshare (?:this|on) (?:article|page|facebook|twitter|linkedin)\b|"
     r"\b(?:previous|next) (?:page|article|chapter)\b.{0,30}\b(?:next|previous|contents|home)\b",
     re.IGNORECASE)
+_AUDIT = re.compile(
+    r"\bwe have audited the accompanying\b|\bpresent fairly,? in all material respects\b|"
+    r"\bin accordance with the standards of the public company accounting oversight board\b|"
+    r"\b(?:these|the) (?:consolidated )?financial statements are the responsibility of\b|"
+    r"\bour responsibility is to express an opinion\b|\breasonable assurance about whether the (?:consolidated )?"
+    r"financial statements are free of material misstatement|\bwe believe that our audits provide a reasonable basis\b|"
+    r"\bthe accompanying notes are an integral part of\b|\bhas duly caused this (?:report|statement|amendment) to be "
+    r"signed\b|\bthis report has been signed below by the following persons\b",
+    re.IGNORECASE)
 _TOC = re.compile(r"\btable of contents\b|(?:\.\s?){5,}|(?:\s\w[\w'’,&-]*){1,8}\s?\.{3,}\s*\d+\s*$", re.IGNORECASE)
 _MENU = re.compile(r"(?:^|\s)[|•»›](?=\s)")
+
+
+_ABOUT_AUDIT = re.compile(r"\baudit|\bopinion\b|\bpcaob\b|\baccounting firm\b|\bassurance\b|\bsign(?:ed|s|atures?)?\b",
+                          re.IGNORECASE)
+
+
+def is_audit_wording(sentence: str) -> bool:
+    """The standard wording of an auditor's report or a filing's signature block (see the module docstring)."""
+    return _AUDIT.search(" ".join(sentence.split())) is not None
+
+
+def asks_about_audit(question: str) -> bool:
+    """Whether ``question`` is about the audit or the signatures, so that their standard wording may answer it."""
+    return _ABOUT_AUDIT.search(question) is not None
 
 
 def is_boilerplate(sentence: str) -> bool:
     """A cover-page, table-of-contents, legal-notice or navigation sentence (see the module docstring)."""
     text = " ".join(sentence.split())
-    if _COVER.search(text) or _LEGAL.search(text) or _NAVIGATION.search(text) or _TOC.search(text):
+    if _COVER.search(text) or _LEGAL.search(text)  or _NAVIGATION.search(text) or _TOC.search(text):
         return True
     if len(_MENU.findall(text)) >= 3:  # "Home | Products | About | Contact"
         return True

@@ -36,7 +36,8 @@ from pipelines.chunk.sentences import split_sentences
 from pipelines.parse.rst import clean_inline
 from serving.analysis.decompose import decompose, question_end
 from serving.answer.anchors import anchors, counted_noun, is_question, missing_anchors
-from serving.answer.boilerplate import is_boilerplate, is_reference_section
+from serving.answer.boilerplate import asks_about_audit, is_audit_wording, is_boilerplate, is_reference_section
+from serving.answer.periods import conflicts, own_periods, periods
 from serving.answer.span import answer_span, expected_type, holds_value
 from serving.answer.tables import TableRow, row_value, table_rows
 from serving.answer.verify import content_words, normalize
@@ -341,10 +342,12 @@ class ExtractiveAnswerer:
         self.model = model
         self.score = score
 
-    def candidates(self, passages: Sequence[tuple[str, str, float]]) -> list[tuple]:
+    def candidates(self, passages: Sequence[tuple[str, str, float]], question: str = "") -> list[tuple]:
         """``(n, start, end, sentence, header, passage score, table row or None)`` of the best passages' prose
         sentences and table rows (:func:`serving.answer.tables.table_rows`), within ``max_candidates``
-        (passages taken best first; ``passages`` = (text, header, score), 1-based n)."""
+        (passages taken best first; ``passages`` = (text, header, score), 1-based n); an auditor's report and
+        a signature block's standard wording only when ``question`` is about them."""
+        audit = asks_about_audit(question)
         order = sorted(range(len(passages)), key=lambda i: -passages[i][2])
         out = []
         for i in order:
@@ -358,6 +361,8 @@ class ExtractiveAnswerer:
                       if not any(start < r.end and r.start < end for r in rows)]  # a row is quoted as a row only
             for start, end, sentence, row in sorted(found, key=lambda f: f[0]):
                 if is_boilerplate(sentence):  # a cover page, contents line, legal notice or menu is never evidence
+                    continue
+                if not audit and is_audit_wording(sentence):  # "We have audited … as of December 31, 2024"
                     continue
                 out.append((i + 1, start, end, sentence, header, score, row))
                 if len(out) >= self.settings.max_candidates:
@@ -385,8 +390,16 @@ class ExtractiveAnswerer:
         """The sentences that may be quoted, best first, and the anchors the best one lacked when anchors
         ruled every sentence out: not a question (a heading or link title asks, never answers); for "how
         many X", one that names X; with ``require_anchors``, one whose passage (with its header, document
-        path and title) names every anchor of the question (:mod:`serving.answer.anchors`)."""
+        path and title) names every anchor of the question (:mod:`serving.answer.anchors`); and none that names
+        other periods than the question asks about, none of its own (:func:`serving.answer.periods.conflicts`); for
+        a question that asks for an amount or a share, one that states one."""
         eligible = [s for s in scored if not is_question(s.text)]
+        kind = expected_type(question)
+        wanted = periods(question) if kind in ("quantity", "number") else None
+        if wanted:  # "revenue in the third quarter of 2024" is not answered by the fourth quarter's figure
+            eligible = [s for s in eligible if not conflicts(wanted, own_periods(s.text))]
+        if kind == "quantity":  # an amount is asked: a sentence without one does not answer
+            eligible = [s for s in eligible if s.holds]
         noun = counted_noun(question)
         if noun is not None:
             wanted = content_words(noun)
@@ -412,7 +425,7 @@ class ExtractiveAnswerer:
         return _joined(parts, [await self._answer_one(part, passages) for part in parts])
 
     async def _answer_one(self, question: str, passages: Sequence[tuple]) -> ExtractiveAnswer:
-        found = self.candidates(passages)
+        found = self.candidates(passages, question)
         if not found:
             return ExtractiveAnswer(answerable=False, score=None, threshold=self.model.threshold)
         inputs = [f"{f[4]}\n{f[3]}" if f[4] else f[3] for f in found]

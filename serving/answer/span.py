@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from serving.answer.periods import Periods, match, periods
 from serving.answer.verify import content_words
 
 __all__ = ["answer_span", "expected_type", "holds_value"]
@@ -67,9 +68,17 @@ def _first_new(pattern: re.Pattern, sentences: Sequence[str], asked: set[str]) -
 
 
 _ASKS_YEAR = re.compile(r"\b(?:which|what) year\b|في\s+[اأإ]ي\s+(?:عام|سنة)", re.IGNORECASE)
+#: What a financial statement reports: asked with "what was …", the answer is an amount.
+_FINANCIAL = (r"(?:revenue|sales|income|loss|losses|earnings|expenses?|expenditures?|capex|profit|assets|liabilities|"
+              r"cash|debt|borrowings|dividends?|ebitda|backlog|inventor(?:y|ies)|fees|compensation|salary|guidance)")
 _ASKS_QUANTITY = re.compile(r"\bwhat\b[^?]{0,60}?\b(?:share|percentage|proportion|rate|ratio|margin|level|amount|"
                             r"price|cost|growth|inflation|revenue|demand|return|figure|valuation)s?\b|"
-                            r"\bby (?:how much|what (?:percentage|margin|factor))\b", re.IGNORECASE)
+                            r"\bby (?:how much|what (?:percentage|margin|factor))\b|"
+                            r"\bwhat (?:was|were|is|are)\b[^?]{0,60}?\b" + _FINANCIAL + r"\b", re.IGNORECASE)
+_FINANCIAL_NOUN = re.compile(r"\b" + _FINANCIAL + r"\b", re.IGNORECASE)
+#: A question that asks for a share or a change, whose answer may be a percentage.
+_ASKS_RATIO = re.compile(r"%|\bper ?cent|\bshare\b|\brate\b|\bratio\b|\bmargin\b|\bproportion\b|\bgrowth\b|"
+                         r"\bgr[eo]w\b|\bincrease|\bdecrease|\bdecline|\bchange|\bbasis points\b|\byield\b", re.IGNORECASE)
 #: "When did/was/were …" asks for a date; "When must/does/is …" mostly for a condition ("while the reactor
 #: runs", "after a fork"), which has no value to check.
 _ASKS_DATE = re.compile(r"^\s*when\s+(?:did|was|were|had)\b|\b(?:on )?what (?:date|day)\b|^\s*مت[ىي]\s", re.IGNORECASE)
@@ -107,12 +116,21 @@ def _quantity(question: str, sentences: Sequence[str]) -> str | None:
     '85%'
     >>> _quantity("What EBITDA margin did it reach, starting from 4%?", ["It went from 4% to 7% in 2023."])
     '7%'
+    >>> _quantity("What were Globex's net sales in 2024?", ["Operating income was 14.8% of net sales in 2024."]) is None
+    True
+    >>> _quantity("What was Lakeshore's total revenue for full-year 2024?", ["Total revenue was $112.6 million for the "
+    ...           "fourth quarter of 2024, compared with $84.0 million for the fourth quarter of 2023, and $401.9 million "
+    ...           "for the full year 2024, compared with $309.5 million for 2023."])
+    '$401.9 million'
     """
     stated = set(re.findall(r"\d+(?:[.,]\d+)*", question))
     terms = {w.lower()[:5] for w in re.findall(r"[A-Za-z]{3,}", question)}
+    wanted = periods(question)
+    ratio = _ASKS_RATIO.search(question) is not None or not _FINANCIAL_NOUN.search(question)
     for sentence in sentences:
-        best, best_distance = None, None
-        for m in _QUANTITY.finditer(sentence):
+        best, best_key = None, None
+        found = list(_QUANTITY.finditer(sentence))
+        for i, m in enumerate(found):
             value = m.group(0).strip(" .,;:-–")
             digits = re.findall(r"\d+(?:[.,]\d+)*", value)
             if not digits or all(d in stated for d in digits):
@@ -124,14 +142,40 @@ def _quantity(question: str, sentences: Sequence[str]) -> str | None:
             if re.fullmatch(r"(?:1[89]|20)\d\d", value):
                 continue  # a year
             marked = bool(re.search(r"%|percent|[$€£]|USD|EUR|GBP|illion|thousand|basis", value, re.I)) or "." in digits[0]
-            if not marked:
-                continue
-            distance = _distance_to_terms(sentence, terms, m.start())
-            if best_distance is None or distance < best_distance:
-                best, best_distance = value, distance
+            if not marked or (not ratio and re.search(r"%|percent|basis points", value, re.I)):
+                continue  # an amount asked ("What were net sales?"): "14.8% of net sales" is not one
+            key = (-_period_fit(wanted, sentence, found, i), _distance_to_terms(sentence, terms, m.start()))
+            if best_key is None or key < best_key:
+                best, best_key = value, key
         if best is not None:
             return best
     return None
+
+
+def _period_fit(wanted: Periods, sentence: str, found: list[re.Match], i: int) -> int:
+    """How well the period stated next to figure ``i`` of ``sentence`` (its figures ``found``) fits the asked one:
+    the words up to the next figure ("$401.9 million *for the full year 2024*, …"), else those since the previous
+    one ("*In 2024,* revenue was $5.1 million") (:func:`serving.answer.periods.match`); 0 when none is asked."""
+    if not wanted:
+        return 0
+    after = sentence[found[i].end(): found[i + 1].start() if i + 1 < len(found) else len(sentence)]
+    stated = periods(after)
+    if not stated:
+        stated = periods(sentence[found[i - 1].end() if i else 0: found[i].start()])
+    return match(wanted, stated)
+
+
+_FULL_DATE = re.compile(r"\b(?:1\d{3}|20\d\d)-\d\d-\d\d\b|\b" + _MONTH + r"\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s*(?:\d{4}\b)?|"
+                        r"\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH + r"\b(?:,?\s*\d{4}\b)?")
+
+
+def _undated(sentence: str) -> str:
+    """``sentence`` with its dates blanked (same length), so that no figure of a date is taken for a count.
+
+    >>> _undated("As of December 31, 2024, we employed 2,840 people.")
+    'As of                  , we employed 2,840 people.'
+    """
+    return _FULL_DATE.sub(lambda m: " " * len(m.group(0)), sentence)
 
 
 def _distance_to_terms(sentence: str, terms: set[str], at: int) -> int:
@@ -266,8 +310,8 @@ def answer_span(question: str, sentences: Sequence[str]) -> str | None:
         return _spelled_out(question, sentences)
     if kind == "version":
         return _first_new(_VERSION, sentences, asked)
-    if kind == "number":
-        return _first_new(_NUMBER, sentences, asked)
+    if kind == "number":  # a day of a date is no count: "As of December 31, 2024, we employed 2,840 people"
+        return _first_new(_NUMBER, [_undated(s) for s in sentences], asked)
     if kind == "year":
         return _first_new(_YEAR, sentences, asked)
     if kind == "date":

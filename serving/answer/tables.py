@@ -26,6 +26,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from serving.answer.periods import conflicts, match, periods
+
 __all__ = ["TableRow", "row_value", "table_rows"]
 
 #: A figure cell: an amount with its currency, sign, parentheses (a negative) or percent sign.
@@ -138,32 +140,25 @@ def _rows_of(run: list[tuple[int, str]], caption: str = "") -> list[TableRow]:
     return out
 
 
-def _periods(text: str) -> set[str]:
-    """The years and quarters ``text`` names, a two-digit fiscal year read as its century's (FY18 → 2018).
-
-    >>> sorted(_periods("FY18 and fiscal 2017, Q3"))
-    ['2017', '2018', 'Q3']
-    """
-    found = {p.upper() for p in _PERIOD.findall(text)}
-    return found | {f"20{y}" for y in re.findall(r"\bFY\s?'?(\d\d)\b", text, re.IGNORECASE)}
-
-
 def row_value(question: str, row: TableRow) -> str | None:
     """The figure of ``row`` in the column the question asks about: the one whose header names the question's
-    year or quarter; without a period in the question, the row's first figure; None when the question names a
-    period no header of the row names (the table does not hold it).
+    year or quarter, and a whole year or part of one as the question does (:func:`serving.answer.periods.match`);
+    without a year or quarter in the question, the row's first figure; None when the question names a year or
+    quarter no header of the row names (the table does not hold it).
 
     >>> row = TableRow(0, 0, "Operating income", ("7,207", "8,233"), ("Q3 2018", "Q3 2017"))
     >>> row_value("What was operating income in Q3 2017?", row), row_value("What was operating income?", row)
     ('8,233', '7,207')
     >>> row_value("What was the FY17 operating income?", TableRow(0, 0, "Operating income", ("7,207", "8,233"), ("2018", "2017")))
     '8,233'
+    >>> row = TableRow(0, 0, "Net loss", ("(9,829)", "(70,193)"), ("Three Months Ended Dec. 31, 2024", "Year Ended Dec. 31, 2024"))
+    >>> row_value("What was the net loss for the year ended December 31, 2024?", row)
+    '(70,193)'
     """
-    asked = _periods(question)
+    asked = periods(question)
     figures = [(h, c) for h, c in zip(row.headers, row.cells) if _is_figure(c)]
-    if not asked:
-        return figures[0][1] if figures else None
-    matching = [c for h, c in figures if asked <= _periods(h)]
-    if not matching:
-        matching = [c for h, c in figures if asked & _periods(h)]
-    return matching[0] if matching else None
+    if not (asked.years or asked.quarters):
+        return next((c for h, c in figures if not conflicts(asked, periods(h))), figures[0][1] if figures else None)
+    fits = [(match(asked, periods(h)), -i, c) for i, (h, c) in enumerate(figures)
+            if (asked.years & periods(h).years or asked.quarters & periods(h).quarters) and not conflicts(asked, periods(h))]
+    return max(fits)[2] if fits else None

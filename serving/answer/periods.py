@@ -1,0 +1,115 @@
+"""The reporting periods a question or a sentence names: years, quarters, and whether it speaks of a whole year.
+
+Filings state every figure for several periods ("$112.6 million for the fourth quarter of 2024, compared with
+$84.0 million for the fourth quarter of 2023, and $401.9 million for the full year 2024"), and their questions
+name one ("VELORA revenue in the third quarter of 2024", "non-GAAP operating expenses for full-year 2023"). A
+sentence that names periods of the kind asked, none of them the asked one, is about another period and does not
+answer (:func:`conflicts`); among a sentence's figures, the one whose period is the asked one is the answer
+(:func:`match`).
+
+>>> periods("What was VELORA's net product revenue for the third quarter of 2024?")
+Periods(years=frozenset({2024}), quarters=frozenset({3}), annual=False, interim=True)
+>>> p = periods("Net sales in fiscal 2024 (FY24) and Q4 2023")
+>>> sorted(p.years), sorted(p.quarters), p.annual, p.interim
+([2023, 2024], [4], True, True)
+>>> q = periods("What was Lakeshore's total revenue for full-year 2024?")
+>>> conflicts(q, periods("Revenue was $112.6 million for the fourth quarter of 2024.")), conflicts(q, periods("Revenue rose."))
+(True, False)
+>>> conflicts(periods("What were net sales for fiscal year 2021?"), periods("Net sales — 2024: $1,184; 2023: $1,092"))
+True
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["Periods", "conflicts", "match", "own_periods", "periods"]
+
+_YEAR = re.compile(r"(?<![\d.,$])(?:19[5-9]\d|20\d\d)(?![\d.,]\d)")
+_FY = re.compile(r"\bFY\s?'?(\d{2}|\d{4})\b", re.IGNORECASE)
+_ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+_QUARTER = re.compile(r"\b(first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+(?:fiscal\s+)?quarter\b|\bQ([1-4])\b",
+                      re.IGNORECASE)
+_INTERIM = re.compile(r"\bquarter(?:ly)?\b|\b(?:three|six|nine|3|6|9)[\s-]months?\b|\bQ[1-4]\b", re.IGNORECASE)
+_ANNUAL = re.compile(r"\bfull[\s-]year\b|\bfiscal\s+(?:year\b|(?:19|20)\d\d\b)|\bFY\s?'?\d{2,4}\b|"
+                     r"\b(?:year|twelve months|12 months) ended\b|\bfor the year\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Periods:
+    """Years (``2024``), quarters (``3`` for "third quarter" or "Q3"), and whether a whole year ("full year",
+    "fiscal 2024", "year ended") or a part of one ("quarter", "three months ended") is named."""
+
+    years: frozenset[int] = frozenset()
+    quarters: frozenset[int] = frozenset()
+    annual: bool = False
+    interim: bool = False
+
+    def __bool__(self) -> bool:
+        return bool(self.years or self.quarters or self.annual or self.interim)
+
+
+def periods(text: str) -> Periods:
+    """The periods ``text`` names (see the module docstring)."""
+    years = {int(m.group(0)) for m in _YEAR.finditer(text)}
+    for m in _FY.finditer(text):
+        digits = m.group(1)
+        years.add(int(digits) if len(digits) == 4 else 2000 + int(digits))
+    quarters = {(_ORDINALS[m.group(1).lower()] if m.group(1) else int(m.group(2))) for m in _QUARTER.finditer(text)}
+    return Periods(frozenset(years), frozenset(quarters), bool(_ANNUAL.search(text)), bool(_INTERIM.search(text)))
+
+
+#: What introduces the period a figure is compared with: "… compared with the fourth quarter of 2023".
+_BASE = re.compile(r"\b(?:compared (?:with|to)|versus|vs\.?|(?:up|down|increased?|decreased?|rose|fell|grew) from|than|"
+                   r"over|prior|previous|preceding|last)\b[^;:]{0,40}$",
+                   re.IGNORECASE)
+
+
+def own_periods(text: str) -> Periods:
+    """The periods ``text`` reports on, without those it only compares with ("an increase of 34% compared with the
+    fourth quarter of 2023", "up from $4.1 million in 2023").
+
+    >>> p = own_periods("Revenue was $104.8 million in the fourth quarter of 2024, up 34% compared with the fourth quarter of 2023.")
+    >>> sorted(p.years), sorted(p.quarters)
+    ([2024], [4])
+    >>> sorted(own_periods("Cash from operations in 2024 was $118.3 million, up from $96.8 million in 2023.").years)
+    [2024]
+    """
+    kept, at = [], 0
+    for m in re.finditer(r"(?:19|20)\d\d|\b(?:first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+(?:fiscal\s+)?quarter\b|"
+                         r"\bQ[1-4]\b|\b(?:three|six|nine)[\s-]months?\b|\bfull[\s-]year\b", text, re.IGNORECASE):
+        if _BASE.search(text, 0, m.start()):
+            kept.append(text[at:m.start()])
+            at = m.end()
+    kept.append(text[at:])
+    return periods(" ".join(kept))
+
+
+def conflicts(asked: Periods, stated: Periods) -> bool:
+    """Whether a sentence naming ``stated`` is about another period than the question naming ``asked``: it
+    names years and none asked, names quarters and none asked, or names only part of a year where a whole year is
+    asked (or the reverse). A sentence that names no period of a kind never conflicts on it."""
+    if asked.years and stated.years and not asked.years & stated.years:
+        return True
+    if asked.quarters and stated.quarters and not asked.quarters & stated.quarters:
+        return True
+    if asked.annual and not asked.interim and stated.interim and not stated.annual:
+        return True
+    return asked.interim and not asked.annual and stated.annual and not stated.interim
+
+
+def match(asked: Periods, stated: Periods) -> int:
+    """How well ``stated`` (the words around one figure) fits ``asked``: +2 for each asked year and quarter it
+    names, +1 for a whole year or a part of one named on both sides, −2 when it conflicts (:func:`conflicts`).
+
+    >>> q = periods("total revenue for full-year 2024")
+    >>> match(q, periods("for the fourth quarter of 2024, compared with")), match(q, periods("for the full year 2024"))
+    (0, 3)
+    >>> q = periods("net loss for the year ended December 31, 2024")
+    >>> match(q, periods("Three Months Ended Dec. 31, 2024")), match(q, periods("Year Ended Dec. 31, 2024"))
+    (0, 3)
+    """
+    score = 2 * len(asked.years & stated.years) + 2 * len(asked.quarters & stated.quarters)
+    score += (1 if asked.annual and stated.annual else 0) + (1 if asked.interim and stated.interim else 0)
+    return score - (2 if conflicts(asked, stated) else 0)

@@ -1,0 +1,71 @@
+"""A filing's figures are stated for several periods, and a question names one: the extractive answerer quotes
+the figure of the asked period, refuses a period no sentence reports on, never quotes a sentence without an
+amount for "what were net sales", never counts a date's day, and never answers from the auditor's standard
+wording unless the question is about the audit. (The same on six blind-written filings end to end:
+``bench/answer_calibrate.py``'s ``answers-filings-*`` rows.)"""
+
+from __future__ import annotations
+
+import asyncio
+
+from cluster.config import load_config
+from serving.answer.extractive import Answerability, ExtractiveAnswerer
+from serving.answer.periods import conflicts, own_periods, periods
+from serving.answer.span import answer_span, expected_type
+
+Q4 = ("VELORA net product revenue was $104.8 million in the fourth quarter of 2024, an increase of 34% compared "
+      "with the fourth quarter of 2023.")
+TOTALS = ("Total revenue was $112.6 million for the fourth quarter of 2024, compared with $84.0 million for the fourth "
+          "quarter of 2023, and $401.9 million for the full year 2024, compared with $309.5 million for 2023.")
+RATIO = "Operating income as a percentage of net sales was 14.8%, compared with 13.2% in the prior year."
+ROW = "Net sales | 2024 | 2023\nTotal net sales | $ 1,184,207 | $ 1,092,688"
+AUDIT = ("We have audited the accompanying consolidated balance sheets of Northwind Precision Instruments, Inc. as of "
+         "December 31, 2024 and 2023, and the related consolidated statements of income for each of the three years.")
+
+
+def _answerer() -> ExtractiveAnswerer:
+    async def score(question, texts):  # ranking only; the decisions under test are the rules'
+        return [float(len(t)) / 100 for t in texts]
+
+    return ExtractiveAnswerer(load_config().answer.extractive, Answerability(weights={}, bias=0.0, threshold=-1e9), score)
+
+
+def _ask(question: str, *texts: str):
+    return asyncio.run(_answerer().answer(question, [(t, "Lakeshore Therapeutics and Northwind filings › Results", 1.0 - i / 10)
+                                                     for i, t in enumerate(texts)]))
+
+
+def test_a_sentence_about_another_period_does_not_answer():
+    refused = _ask("What was Lakeshore's VELORA net product revenue for the third quarter of 2024?", Q4)
+    assert not refused.answerable, refused.answer
+    answered = _ask("What was Lakeshore's VELORA net product revenue for the fourth quarter of 2024?", Q4)
+    assert answered.answerable and answered.answer_value == "$104.8 million", answered
+    # The period it only compares with is not a period it reports on.
+    assert sorted(own_periods(Q4).years) == [2024]
+    assert conflicts(periods("revenue for fiscal 2021"), own_periods("Net sales — 2024: $1,184; 2023: $1,092"))
+
+
+def test_the_figure_of_the_asked_period_is_the_short_answer():
+    answer = _ask("What was Lakeshore Therapeutics' total revenue for full-year 2024?", TOTALS)
+    assert answer.answerable and answer.answer_value == "$401.9 million", answer
+
+
+def test_an_amount_is_answered_by_an_amount_not_a_share():
+    assert expected_type("What were Northwind's net sales for fiscal year 2024?") == "quantity"
+    assert answer_span("What were Northwind's net sales for fiscal year 2024?", [RATIO]) is None
+    answer = _ask("What were Northwind's net sales for fiscal year 2024?", RATIO, ROW)
+    assert answer.answerable and answer.answer_value == "$ 1,184,207", answer
+    assert RATIO not in answer.answer
+    assert not _ask("What were Northwind's net sales for fiscal year 2024?", RATIO).answerable
+
+
+def test_a_day_of_a_date_is_not_a_count():
+    assert answer_span("How many full-time employees did Northwind have?",
+                       ["As of December 31, 2024, we employed approximately 2,840 full-time employees."]) == "2,840 full"
+
+
+def test_audit_wording_answers_only_questions_about_the_audit():
+    figure = _ask("What were Northwind's total inventories at December 31, 2024?", AUDIT)
+    assert not figure.answerable and figure.sentences == [], figure.answer
+    audit = _ask("Which financial statements did the auditor audit for Northwind?", AUDIT)
+    assert audit.answerable and "We have audited" in audit.answer, audit
