@@ -22,6 +22,14 @@
 
 Prints evidence held per split and document and appends one JSON line per (configuration, budget,
 split) to ``bench/results/longdoc-awareness.jsonl``.
+
+``--corpus filings`` runs the same on the six blind-written SEC filings of ``bench/filings_heldout`` (10-K, 10-Q
+and a credit agreement as PDF; a Workiva 10-K, a proxy statement and an 8-K as HTML) with the answerable
+questions of ``bench/data/answers-filings-{tune,test}.jsonl`` (analyst questions written without running the
+product; split by document). A figure's evidence is often only its row label ("Net sales"), so there a pack
+holds the evidence only when the passage with the label also holds a gold answer ("1,184,207").
+
+    .venv/bin/python bench/longdoc_awareness_bench.py --corpus filings --budgets 500,1000,2000
 """
 
 from __future__ import annotations
@@ -42,7 +50,7 @@ sys.path.insert(0, str(REPO))
 
 from bench.awareness_bench import add_awareness_option, awareness_overrides  # noqa: E402
 
-from offline.eval.evidence import locate, piece_found  # noqa: E402
+from offline.eval.evidence import locate  # noqa: E402
 from offline.eval.qa_format import Evidence, QAFormatError  # noqa: E402
 
 QUESTIONS = REPO / "bench" / "data" / "longdoc-questions.jsonl"
@@ -67,6 +75,50 @@ class LongDocQuestion:
     split: str
     question: str
     evidence: Evidence
+    answers: tuple[str, ...] = ()  # held only with one of these in the evidence's passage (when given)
+
+
+FILINGS_QA = {"tune": REPO / "bench" / "data" / "answers-filings-tune.jsonl",
+              "test": REPO / "bench" / "data" / "answers-filings-test.jsonl"}
+FILINGS_WORK = Path.home() / ".cache" / "strata-bench" / "filings-context"
+
+
+def filing_questions() -> list[LongDocQuestion]:
+    """The answerable questions of the filings QA sets with their first evidence piece and gold answers.
+
+    >>> qs = filing_questions()
+    >>> len(qs) >= 30, {q.split for q in qs} == {"tune", "test"}, all(q.answers for q in qs)
+    (True, True, True)
+    """
+    from offline.eval.qa_format import load_qa
+
+    return [LongDocQuestion(e.id, split, e.question, e.evidence[0], tuple(e.answers))
+            for split, path in FILINGS_QA.items() for e in load_qa(path) if e.answerable and e.evidence]
+
+
+def build_filings(out: Path) -> int:
+    """The six held-out filings written into ``out``."""
+    sys.path.insert(0, str(REPO / "bench" / "filings_heldout"))
+    import heldout
+
+    out.mkdir(parents=True, exist_ok=True)
+    docs = heldout.documents()
+    for name, raw, _ in docs:
+        if not (out / name).is_file() or (out / name).read_bytes() != raw:
+            (out / name).write_bytes(raw)
+    return len(docs)
+
+
+def held_in(q: LongDocQuestion, passages: list) -> bool:
+    """Whether a passage of the question's document holds its evidence (and, when it has gold answers, one of
+    them in that same passage: a row label alone is not the figure)."""
+    from offline.eval.evidence import normalize_text, piece_in
+
+    found = [p for p in passages if piece_in(q.evidence, p)]
+    golds = [normalize_text(a) for a in q.answers if a.casefold() not in ("yes", "no")]  # a verdict is in no passage
+    if not golds:
+        return bool(found)
+    return any(g in normalize_text(getattr(p, "text", "") or "") for p in found for g in golds)
 
 
 def load_questions(path: Path = QUESTIONS) -> list[LongDocQuestion]:
@@ -141,13 +193,15 @@ def run(pipeline, questions: list[LongDocQuestion], budget: int, awareness: bool
         r = pipeline.context(ContextRequest(query=q.question, top_k=top_k, budget_tokens=budget,
                                             awareness=awareness, use_cache=False))
         rows.append({"id": q.id, "split": q.split, "document": q.evidence.document,
-                     "held": piece_found(q.evidence, r.passages), "used_tokens": r.used_tokens})
+                     "held": held_in(q, r.passages), "used_tokens": r.used_tokens})
     return rows
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--work", type=Path, default=WORK, help="corpus copy + index (storage.data_dir)")
+    ap.add_argument("--corpus", choices=("manuals", "filings"), default="manuals",
+                    help="the four long Debian manuals, or the six held-out SEC filings with the filings QA sets")
+    ap.add_argument("--work", type=Path, default=None, help="corpus copy + index (storage.data_dir)")
     ap.add_argument("--questions", type=Path, default=QUESTIONS)
     ap.add_argument("--budgets", default="1000,2000,4000")
     ap.add_argument("--split", choices=("tune", "test", "all"), default="all")
@@ -162,14 +216,17 @@ def main(argv: list[str] | None = None) -> int:
     from offline.eval.retrieval_job import ingest_corpus
     from serving.services.local import SearchPipeline
 
-    work = args.work.expanduser()
+    filings = args.corpus == "filings"
+    work = (args.work or (FILINGS_WORK if filings else WORK)).expanduser()
     cfg = scripted_config(work, **awareness_overrides(args))
     ingest = None
     if not args.skip_ingest:
-        print(f"{build_corpus(work / 'corpus')} manuals → {work / 'corpus'}; ingesting …", flush=True)
+        built = build_filings(work / "corpus") if filings else build_corpus(work / "corpus")
+        print(f"{built} documents → {work / 'corpus'}; ingesting …", flush=True)
         ingest = ingest_corpus(cfg, work / "corpus", SOURCE)
         print(ingest, flush=True)
-    questions = [q for q in load_questions(args.questions) if args.split in ("all", q.split)]
+    pool = filing_questions() if filings else load_questions(args.questions)
+    questions = [q for q in pool if args.split in ("all", q.split)]
     problems = check(cfg, questions)
     if problems:
         print("evidence not in the index:\n  " + "\n  ".join(problems), file=sys.stderr)
@@ -210,6 +267,7 @@ def main(argv: list[str] | None = None) -> int:
                     part = [r for r in rs if r["split"] == split]
                     fh.write(json.dumps({
                         "bench": "longdoc-awareness", "when": when, "commit": commit, "label": args.label,
+                        "corpus": args.corpus,
                         "config": name, "budget": b, "split": split, "top_k": args.top_k, "questions": len(part),
                         "held": round(held(part), 4),
                         "by_document": {d: round(held([r for r in part if r["document"] == d]), 4) for d in documents},

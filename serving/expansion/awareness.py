@@ -26,6 +26,7 @@ from cluster.config import StrataConfig
 from pipelines.chunk.sentences import split_sentences
 from serving.expansion.packing import PackedPassage, Piece, pack
 from serving.index.view import IndexView
+from serving.retrieval.contentless import is_contents
 from serving.retrieval.hybrid import Candidate
 from serving.rerank.text import best_window
 from serving.retrieval.sections import SectionHit
@@ -133,6 +134,12 @@ class _Budget:
 def _title_only(section: dict) -> bool:
     """A section whose summary is only its title (no text, no subsections): nothing for the outline to add."""
     return " ".join((section.get("summary") or "").split()).casefold() == " ".join((section.get("title") or "").split()).casefold()
+
+
+def _contents(section: dict) -> bool:
+    """A section that is a table of contents (:func:`serving.retrieval.contentless.is_contents`): it names every
+    section of the document and says nothing, so it is never a sibling worth the budget."""
+    return is_contents(section.get("summary") or "")
 
 
 def _interleave(*queues: list) -> list:
@@ -386,7 +393,7 @@ class AwarenessExpander:
         def add_summary(section: dict, kind: str, of: str, priority: int) -> None:
             summary = lead_of(section["summary"] or "", settings.summary_tokens)
             if (not section["parent_id"] or not summary.strip() or summary in in_pack
-                    or section["section_id"] in chosen or _title_only(section)):
+                    or section["section_id"] in chosen or _title_only(section) or _contents(section)):
                 return  # nothing new: no summary, quoted already, or only the title (a section without text)
             text = f"[{section['path_str']}] {summary}"
             units.append((f"summary:{section['section_id']}", Piece(
@@ -404,7 +411,7 @@ class AwarenessExpander:
                 add_summary(parent, "parent", section["section_id"], rank)
             siblings = [s for s in siblings_of.get(section["parent_id"], [])
                         if s["section_id"] not in covered and s["section_id"] not in chosen
-                        and (s["section_id"] in found or not _title_only(s))]
+                        and (s["section_id"] in found or not _title_only(s)) and not _contents(s)]
             vector = vectors.get(target_texts.get(hit.target or "", ""))
             if vector is not None:
                 similarity = {s["section_id"]: float(np.dot(np.asarray(s["centroid"], np.float32), vector))

@@ -50,3 +50,29 @@ def test_header_only_chunks_rank_below_the_ones_that_say_something(filing_index)
     off = _contentless_in_top(filing_index, 1.0)
     on = _contentless_in_top(filing_index, 0.5)  # the default
     assert off >= 8 and on <= 2, (off, on)
+
+
+NAVIGATION_QUESTIONS = ["Northwind Precision Instruments executive compensation",
+                        "Calder Scientific directors, executive officers and corporate governance",
+                        "Which bank is the administrative agent of the Northwind credit agreement?",
+                        "Harborline Foods legal proceedings and risk factors"]
+
+
+def _navigation_in_top(index, factor: float, k: int = 10) -> int:
+    from serving.protocol import SearchRequest
+    from serving.retrieval.contentless import is_contents, is_pointer
+    from serving.services.local import SearchPipeline
+
+    pipeline = SearchPipeline(make_config(index, retrieval={"contentless_factor": factor}))
+    hits = [h for q in NAVIGATION_QUESTIONS
+            for h in pipeline.search(SearchRequest(query=q, top_k=k, use_cache=False)).hits]
+    assert len(hits) == k * len(NAVIGATION_QUESTIONS)
+    return sum(is_contents(h.text) or is_pointer(h.text) for h in hits)
+
+
+def test_contents_pages_and_pointers_rank_below_what_they_point_to(filing_index):
+    # A contents page names every item, and a 10-K's Part III items only point to the proxy statement: both
+    # share the words of a question about the item and hold none of its answer.
+    off = _navigation_in_top(filing_index, 1.0)
+    on = _navigation_in_top(filing_index, 0.5)  # the default
+    assert off >= 6 and on <= off // 2, (off, on)
