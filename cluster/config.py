@@ -239,7 +239,8 @@ class RetrievalConfig(_Section):
     contentless_factor: float = Field(
         0.5, ge=0, le=1, description="score factor of a chunk with fewer than 4 words of its own that shares no word "
                                      "with the query (it matched on its header alone: 'None.' under a filing's Item "
-                                     "3); 1: off")
+                                     "3), of a table of contents and of a short pointer to another document (a 10-K's "
+                                     "'incorporated by reference' items); 1: off")
     multi_query: bool = Field(True, description="add rule-based rephrasings and keyword variants of the query")
     variant_weight: float = Field(0.5, ge=0, le=1, description="fusion weight of a variant relative to the query")
     dense_rule_variants: bool = Field(True, description="search the rule-based rephrasings and keyword variants "

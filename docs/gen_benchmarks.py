@@ -529,15 +529,22 @@ def sec_awareness() -> list[str]:
         lines.append(f"Long reports (`python bench/report_awareness_bench.py`, {when(picked[0])}): share of a "
                      f"question's relevant report parts in the pack ({src('report-awareness.jsonl')}):\n")
         lines += table(["budget", *configs], body)
-    longdoc = rows_of("longdoc-awareness.jsonl")
-    if longdoc:
+    all_longdoc = rows_of("longdoc-awareness.jsonl")
+    for corpus, intro in (
+            ("manuals", "\nLong manuals (`python bench/longdoc_awareness_bench.py`: 65 hand-written questions, one "
+                        "evidence span each, over four long Debian manuals in plain text and HTML; "
+                        "[method](evaluation.md#awareness-on-long-manuals))"),
+            ("filings", "\nFilings (`python bench/longdoc_awareness_bench.py --corpus filings`: the 34 answerable "
+                        "questions of the filings QA sets over the six held-out filings of `bench/filings_heldout`, "
+                        "~80 pages; a figure's evidence counts only with its gold figure in the passage)")):
+        longdoc = [r for r in all_longdoc if r.get("corpus", "manuals") == corpus]
+        if not longdoc:
+            continue
         runs: dict[tuple, list[dict[str, Any]]] = {}
         for r in longdoc:
             runs.setdefault((r.get("label", ""), r.get("top_k")), []).append(r)
-        lines.append("\nLong manuals (`python bench/longdoc_awareness_bench.py`: 65 hand-written questions, one evidence "
-                     "span each, over four long Debian manuals in plain text and HTML; "
-                     "[method](evaluation.md#awareness-on-long-manuals)): share of questions whose evidence the pack "
-                     f"holds, without → with awareness, newest run per label ({src('longdoc-awareness.jsonl')}):\n")
+        lines.append(f"{intro}: share of questions whose evidence the pack holds, without → with awareness, newest "
+                     f"run per label ({src('longdoc-awareness.jsonl')}):\n")
         body = []
         for (label, top_k), rows in runs.items():
             newest = [r for r in rows if r["when"] == rows[-1]["when"]]
