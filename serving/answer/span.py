@@ -31,7 +31,7 @@ __all__ = ["answer_span", "expected_type", "holds_value"]
 _NUMBER_WORDS = ("zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|sixteen|twenty|thirty|"
                  "forty|fifty|sixty|hundred|thousand|million|billion")
 _NUMBER = re.compile(r"\b(?:\d+(?:[.,]\d+)*%?|(?:" + _NUMBER_WORDS + r"))(?:\s+(?!of\b|the\b|and\b|on\b|in\b)"
-                     r"[a-z]+)?", re.IGNORECASE)
+                     r"[a-z]+(?![\w-]))?", re.IGNORECASE)  # a unit, not the first half of "full-time"
 #: A version: 2.5.44, and with a letter suffix as util-linux and OpenSSL write them (2.10h, 1.1.1k).
 _VERSION = re.compile(r"\b\d+\.\d+(?:\.\d+)*[a-z]?\b")
 _YEAR = re.compile(r"\b(?:1[89]\d\d|20\d\d)\b")
@@ -172,6 +172,8 @@ _FULL_DATE = re.compile(r"\b(?:1\d{3}|20\d\d)-\d\d-\d\d\b|\b" + _MONTH + r"\.?\s
 def _undated(sentence: str) -> str:
     """``sentence`` with its dates blanked (same length), so that no figure of a date is taken for a count.
 
+    >>> answer_span("How many full-time employees?", [_undated("As of December 31, 2024, we employed 2,840 full-time employees.")])
+    '2,840'
     >>> _undated("As of December 31, 2024, we employed 2,840 people.")
     'As of                  , we employed 2,840 people.'
     """

@@ -61,7 +61,7 @@ def test_an_amount_is_answered_by_an_amount_not_a_share():
 
 def test_a_day_of_a_date_is_not_a_count():
     assert answer_span("How many full-time employees did Northwind have?",
-                       ["As of December 31, 2024, we employed approximately 2,840 full-time employees."]) == "2,840 full"
+                       ["As of December 31, 2024, we employed approximately 2,840 full-time employees."]) == "2,840"
 
 
 def test_audit_wording_answers_only_questions_about_the_audit():
