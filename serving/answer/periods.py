@@ -66,6 +66,11 @@ _BASE = re.compile(r"\b(?:compared (?:with|to)|versus|vs\.?|(?:up|down|increased
                    re.IGNORECASE)
 
 
+#: A mention of a period that a comparison may introduce: a year, a quarter (:data:`_QUARTER`), a part or a whole year.
+_MENTION = re.compile(r"(?:19|20)\d\d|" + _QUARTER.pattern + r"|\b(?:three|six|nine)[\s-]months?\b|\bfull[\s-]year\b",
+                      re.IGNORECASE)
+
+
 def own_periods(text: str) -> Periods:
     """The periods ``text`` reports on, without those it only compares with ("an increase of 34% compared with the
     fourth quarter of 2023", "up from $4.1 million in 2023").
@@ -77,8 +82,7 @@ def own_periods(text: str) -> Periods:
     [2024]
     """
     kept, at = [], 0
-    for m in re.finditer(r"(?:19|20)\d\d|\b(?:first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+(?:fiscal\s+)?quarter\b|"
-                         r"\bQ[1-4]\b|\b(?:three|six|nine)[\s-]months?\b|\bfull[\s-]year\b", text, re.IGNORECASE):
+    for m in _MENTION.finditer(text):
         if _BASE.search(text, 0, m.start()):
             kept.append(text[at:m.start()])
             at = m.end()

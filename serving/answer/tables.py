@@ -156,9 +156,9 @@ def row_value(question: str, row: TableRow) -> str | None:
     '(70,193)'
     """
     asked = periods(question)
-    figures = [(h, c) for h, c in zip(row.headers, row.cells) if _is_figure(c)]
+    figures = [(periods(h), c) for h, c in zip(row.headers, row.cells) if _is_figure(c)]  # each header read once
     if not (asked.years or asked.quarters):
-        return next((c for h, c in figures if not conflicts(asked, periods(h))), figures[0][1] if figures else None)
-    fits = [(match(asked, periods(h)), -i, c) for i, (h, c) in enumerate(figures)
-            if (asked.years & periods(h).years or asked.quarters & periods(h).quarters) and not conflicts(asked, periods(h))]
+        return next((c for p, c in figures if not conflicts(asked, p)), figures[0][1] if figures else None)
+    fits = [(match(asked, p), -i, c) for i, (p, c) in enumerate(figures)
+            if (asked.years & p.years or asked.quarters & p.quarters) and not conflicts(asked, p)]
     return max(fits)[2] if fits else None
