@@ -65,6 +65,9 @@ def test_a_day_of_a_date_is_not_a_count():
 
 
 def test_audit_wording_answers_only_questions_about_the_audit():
+    passages = [(AUDIT, "Northwind 10-K › Report of Independent Registered Public Accounting Firm", 1.0)]
+    assert _answerer().candidates(passages, "What did Northwind report as of December 31, 2024?") == []
+    assert len(_answerer().candidates(passages, "What did the auditor audit for Northwind?")) == 1
     figure = _ask("What were Northwind's total inventories at December 31, 2024?", AUDIT)
     assert not figure.answerable and figure.sentences == [], figure.answer
     audit = _ask("Which financial statements did the auditor audit for Northwind?", AUDIT)
