@@ -21,13 +21,14 @@ import re
 from html.parser import HTMLParser
 
 from pipelines.parse.document import Heading
+from pipelines.parse.running import running_spans
 from pipelines.parse.text import THRESHOLD, all_caps, keyword_label, nest_under_labels, numbering_level, score_line
 
 __all__ = ["parse"]
 
 _SKIP_TAGS = frozenset(
     {"script", "style", "noscript", "template", "head", "nav", "svg", "math", "button",
-     "select", "iframe", "object", "canvas", "map", "datalist", "dialog"}
+     "select", "iframe", "object", "canvas", "map", "datalist", "dialog", "ix:header"}
 )
 _SKIP_ROLES = frozenset({"navigation", "search", "banner", "contentinfo", "menu", "menubar"})
 # Navigation chrome of Sphinx, DocBook (PostgreSQL), javadoc and rustdoc pages.
@@ -62,6 +63,8 @@ _FORMAT_SIGNAL = 4  # a wholly bold block: what its formatting adds to the score
 _MAX_RUN = 3  # more bold blocks in a row are a bold passage (a cover page, an address), not headings
 _MAX_LABELLED = 150  # characters of a labelled heading ("Item 5. Market for Registrant's Common Equity, …")
 _CELLS = re.compile(r" \| ")
+_HIDDEN_STYLE = re.compile(r"(?:^|;)\s*display\s*:\s*none\b", re.I)
+_PAGE_BREAK = re.compile(r"\b(?:page-)?break-(?:before|after)\s*:\s*(?:always|page)\b", re.I)
 _SENTENCE_END = frozenset(".:;,!?\u3002\uff01\uff1f")  # a bold sentence is emphasis, not a heading
 
 
@@ -88,6 +91,7 @@ class _Extractor(HTMLParser):
         self.title: str | None = None
         self.bold = 0  # open bold elements
         self.bold_spans: list[tuple[int, int]] = []  # output ranges of text set in bold
+        self.page_breaks: list[int] = []  # output positions of printed page breaks (``page-break-after: always``)
 
     def updatepos(self, i: int, j: int) -> int:
         return j  # skip line/column bookkeeping (getpos() is unused): ~10% faster
@@ -155,6 +159,8 @@ class _Extractor(HTMLParser):
             return
         if self.counts.get("head") and tag not in _HEAD_CONTENT:
             self.handle_endtag("head")  # body content without </head>: head ended implicitly
+        if not self.skip and any(k == "style" and v and _PAGE_BREAK.search(v) for k, v in attrs):
+            self.page_breaks.append(self.pos)
         if tag in _VOID:
             if tag == "br" and not self.skip:
                 self.need_break = min(self.need_break + 1, 2) if self.need_break else 1
@@ -269,6 +275,8 @@ def _skip_attrs(attrs: list[tuple[str, str | None]]) -> bool:
         if k == "class" and not _SKIP_CLASSES.isdisjoint(v.lower().split()):
             return True
         if k == "aria-hidden" and v == "true":
+            return True
+        if k == "style" and _HIDDEN_STYLE.search(v):  # an inline XBRL header's facts, a collapsed menu
             return True
     return False
 
@@ -413,11 +421,60 @@ def _inferred_headings(text: str, bold: set[int]) -> list[Heading]:
 
 
 def parse(text: str) -> tuple[str, list[Heading], str | None]:
-    """Return (body text, heading marks, ``<title>`` text): h1–h6, else the headings its blocks read as."""
+    """Return (body text, heading marks, ``<title>`` text): h1–h6, else the headings its blocks read as. A
+    paginated page's running footers, page numbers and "Table of Contents" links are left out
+    (:func:`~pipelines.parse.running.running_spans`).
+
+    >>> page = ('<p>Sales rose.</p><p>Acme | 2024 Form 10-K | %d</p><hr style="page-break-after:always"/>'
+    ...         '<p><a href="#toc">Table of Contents</a></p>')
+    >>> parse("".join(page % n for n in range(1, 5)))[0]
+    'Sales rose.\\n\\nSales rose.\\n\\nSales rose.\\n\\nSales rose.'
+    """
     ex = _Extractor()
     ex.feed(sanitize(text))
     out = ex.finish()
+    out, ex.headings, ex.bold_spans = _without(out, running_spans(out, ex.page_breaks), ex.headings, ex.bold_spans)
     headings = ex.headings
     if not headings:
         headings = _inferred_headings(out, _bold_lines(out, ex.bold_spans, _blocks(out.split("\n"))))
     return out, headings, ex.title
+
+
+def _without(text: str, spans: list[tuple[int, int]], headings: list[Heading],
+             bold: list[tuple[int, int]]) -> tuple[str, list[Heading], list[tuple[int, int]]]:
+    """``text`` without the lines ``spans`` (sorted; each a whole line, which goes with its line break and, between
+    blank lines, one of them), and the headings and bold spans moved with the text (one on a removed line is dropped).
+    """
+    if not spans:
+        return text, headings, bold
+    cuts: list[tuple[int, int]] = []
+    for start, end in spans:
+        end += text[end:end + 1] == "\n"
+        if text[end:end + 1] == "\n" and (start == 0 or text[max(0, start - 2):start] == "\n\n"):
+            end += 1
+        if cuts and start < cuts[-1][1]:
+            start = cuts[-1][1]
+        cuts.append((start, max(start, end)))
+
+    def moved(at: int) -> int | None:
+        shift = 0
+        for start, end in cuts:
+            if at < start:
+                break
+            if at < end:
+                return None
+            shift += end - start
+        return at - shift
+
+    kept = [text[a:b] for a, b in zip([0] + [e for _, e in cuts], [s for s, _ in cuts] + [len(text)])]
+    heads = []
+    for h in headings:
+        a, b = moved(h.start), moved(max(h.start, h.end - 1))
+        if a is not None and b is not None:
+            heads.append(Heading(h.level, h.title, a, b + (h.end > h.start)))
+    moved_bold = []
+    for start, end in bold:
+        a, b = moved(start), moved(max(start, end - 1))
+        if a is not None and b is not None:
+            moved_bold.append((a, b + (end > start)))
+    return "".join(kept).rstrip("\n"), heads, moved_bold

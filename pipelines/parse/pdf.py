@@ -37,6 +37,7 @@ from dataclasses import dataclass
 
 from pipelines.parse.decode import normalize_text
 from pipelines.parse.document import Heading, ParseError
+from pipelines.parse.running import PAGE_NUMBER, fold, running_key
 from pipelines.parse.sections import LineBuilder, clean_title, size_levels
 from pipelines.parse.text import THRESHOLD, all_caps, keyword_label, numbering_level, score_line
 
@@ -54,11 +55,6 @@ _LIGATURES = str.maketrans({"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\uf
                             "\ufb05": "st", "\ufb06": "st", "\u00a0": " ", "\u2002": " ", "\u2003": " ",
                             "\u2009": " ", "\ufeff": None, "\u200b": None})
 _LINE_RE = re.compile(r"[^\r\n]+")
-_DIGITS = re.compile(r"\d+")
-_EDGE_ROMAN = re.compile(r"^[ivxlc]{1,7}\b|\b[ivxlc]{1,7}$")
-_FOLD = re.compile(r"[\W_]+")
-_PAGE_NO = re.compile(r"(?:page|p\.|seite|página|pagina)?\s*[-–—(\[]?\s*(?:\d{1,5}|[ivxlcdm]{1,8})\s*[-–—)\]]?"
-                      r"(?:\s*(?:/|of|de|von|sur)\s*\d{1,5})?", re.I)
 _LEAD_NUMBER = re.compile(r"\s*(\d{1,5})\b")
 _TRAIL_NUMBER = re.compile(r"\b(\d{1,5})\s*$")
 _NUMBERING = re.compile(r"(?:chapter|section|part|appendix|annex|kapitel|chapitre)|\d+|[a-z]"
@@ -128,22 +124,6 @@ class _Outline:
 
     def __init__(self, level: int, title: str, page: int, y: float | None) -> None:
         self.level, self.title, self.page, self.y = level, title, page, y
-
-
-def _fold(s: str) -> str:
-    return _FOLD.sub(" ", s.lower()).strip()
-
-
-def _norm_key(s: str) -> str:
-    """A running line's identity: case, spacing and numbers folded (``Page 3 of 9`` ≡ ``Page 4 of 9``), a
-    roman page number at either end too.
-
-    >>> _norm_key("Page 3 of 9") == _norm_key("page 4 of 9"), _norm_key("Guide viii") == _norm_key("Guide 12")
-    (True, True)
-    """
-    return _EDGE_ROMAN.sub("#", _DIGITS.sub("#", _fold(s)))
-
-
 
 
 def _font_name(tp_raw, index: int, buf, flags) -> str:
@@ -327,7 +307,7 @@ def _drop_running_lines(pages: list[_Page], protected: set[int]) -> None:
     edges = [_edge_lines(p) for p in pages]
     counts: Counter = Counter()
     for top, bottom in edges:
-        counts.update({("t", _norm_key(ln.text)) for _, ln in top} | {("b", _norm_key(ln.text)) for _, ln in bottom})
+        counts.update({("t", running_key(ln.text)) for _, ln in top} | {("b", running_key(ln.text)) for _, ln in bottom})
     repeat = 2 if n <= 4 else 3
     # the printed page number: the same offset from the page index on most pages
     offsets: Counter = Counter()
@@ -343,9 +323,9 @@ def _drop_running_lines(pages: list[_Page], protected: set[int]) -> None:
             for row, ln in lines:
                 if id(ln) in protected:
                     continue
-                if (counts[(edge, _norm_key(ln.text))] >= repeat
+                if (counts[(edge, running_key(ln.text))] >= repeat
                         or (offset is not None and offset + i in _edge_numbers(ln.text))
-                        or (row == 0 and _PAGE_NO.fullmatch(ln.text.strip()))):
+                        or (row == 0 and PAGE_NUMBER.fullmatch(ln.text.strip()))):
                     ln.drop = True
     if n >= 3:  # watermarks and stamps: the same text at the same height on most pages
         seen: Counter = Counter()
@@ -442,7 +422,7 @@ def _place_outline(pages: list[_Page], outline: list[_Outline]) -> list[tuple[in
     for entry in outline:
         if not 0 <= entry.page < len(pages):
             continue
-        title_fold = _fold(entry.title)
+        title_fold = fold(entry.title)
         hit = None
         for p in (entry.page, entry.page + 1):
             if p >= len(pages):
@@ -457,7 +437,7 @@ def _place_outline(pages: list[_Page], outline: list[_Outline]) -> list[tuple[in
                     if i + k >= len(lines):
                         break
                     joined = f"{joined} {lines[i + k].text}".strip()
-                    jf = _fold(joined)
+                    jf = fold(joined)
                     if _matches(jf, title_fold):
                         hit = (p, i, k + 1)
                         break
@@ -797,8 +777,8 @@ def _parse_open(pdf) -> tuple[str, list[Heading], str | None, list[int]]:
     protected = set()
     for entry in outline:
         if 0 <= entry.page < len(pages):
-            tf = _fold(entry.title)
-            protected.update(id(ln) for ln in pages[entry.page].lines if _matches(_fold(ln.text), tf))
+            tf = fold(entry.title)
+            protected.update(id(ln) for ln in pages[entry.page].lines if _matches(fold(ln.text), tf))
     _drop_running_lines(pages, protected)
     _find_tables(pages)
     body, body_weight = _body_style(pages)

@@ -38,6 +38,8 @@ True
 >>> is_audit_wording("Pursuant to the requirements of the Securities Exchange Act of 1934, the registrant has duly "
 ...                  "caused this report to be signed on its behalf by the undersigned, thereunto duly authorized.")
 True
+>>> is_audit_wording("To the Stockholders and the Board of Directors of Globex Corporation")  # the report's salutation
+True
 >>> is_audit_wording("We have served as the Company's auditor since 2009.")
 False
 >>> asks_about_audit("Which firm audits Globex?"), asks_about_audit("What were Globex's net sales in 2024?")
@@ -83,7 +85,9 @@ _AUDIT = re.compile(
     r"\bour responsibility is to express an opinion\b|\breasonable assurance about whether the (?:consolidated )?"
     r"financial statements are free of material misstatement|\bwe believe that our audits provide a reasonable basis\b|"
     r"\bthe accompanying notes are an integral part of\b|\bhas duly caused this (?:report|statement|amendment) to be "
-    r"signed\b|\bthis report has been signed below by the following persons\b",
+    r"signed\b|\bthis report has been signed below by the following persons\b|"
+    r"^to the (?:stockholders|shareholders|members|partners|board of directors)\b.{0,40}\bof [A-Z]|"
+    r"^report of independent registered public accounting firm\b",
     re.IGNORECASE)
 _TOC = re.compile(r"\btable of contents\b|(?:\.\s?){5,}|(?:\s\w[\w'’,&-]*){1,8}\s?\.{3,}\s*\d+\s*$", re.IGNORECASE)
 _MENU = re.compile(r"(?:^|\s)[|•»›](?=\s)")

@@ -9,7 +9,9 @@ No LLM. Every prose sentence of the pack's passages (best passages first, up to
 
 The best sentence is quoted with its ``[n]``; up to ``max_sentences`` more follow when they reach
 ``relative_cutoff`` of its score, and one from another passage only if its own words hold a word of the
-question (a header that names the company and the fiscal year is no reason to quote a signature line). Cover pages, contents lines, legal notices and navigation are never
+question (a header that names the company and the fiscal year is no reason to quote a signature line) and, when a
+value is asked, it states the best sentence's value (:func:`serving.answer.span.same_value`: "$401.9 million"
+and a table's "401,900" in thousands agree; the quarter's "$112.6 million" does not). Cover pages, contents lines, legal notices and navigation are never
 candidates (:mod:`serving.answer.boilerplate`). Whether the question is answerable at all is decided by
 :class:`Answerability` — a logistic model over features of the quotable sentences (how much of the
 question a top sentence covers, whether it holds the kind of value asked for, and whether it states
@@ -38,7 +40,7 @@ from serving.analysis.decompose import decompose, question_end
 from serving.answer.anchors import anchors, counted_noun, is_question, missing_anchors
 from serving.answer.boilerplate import asks_about_audit, is_audit_wording, is_boilerplate, is_reference_section
 from serving.answer.periods import conflicts, own_periods, periods
-from serving.answer.span import answer_span, expected_type, holds_value
+from serving.answer.span import answer_span, expected_type, holds_value, same_value
 from serving.answer.tables import TableRow, row_value, table_rows
 from serving.answer.verify import content_words, normalize
 from serving.rerank.combine import minmax
@@ -455,18 +457,30 @@ class ExtractiveAnswerer:
             return result
         scored = eligible
         best = scored[0]
+        value = _value(question, best) if expected_type(question) in _AGREEING else None
         chosen = [best]
         for s in scored[1:]:
             if len(chosen) >= self.settings.max_sentences:
                 break
             if s.score >= self.settings.relative_cutoff * best.score and s.text not in {c.text for c in chosen} \
-                    and (s.n == best.n or coverage(question, s.text) > 0):  # another passage's must say what is asked
-                chosen.append(s)
+                    and (s.n == best.n or coverage(question, s.text) > 0
+                         and (value is None or same_value(value, _value(question, s) or ""))):
+                chosen.append(s)  # another passage's must say what is asked, and state the same figure as the best
         result.sentences = chosen
         result.answer = " ".join(_quote(s) for s in chosen)
         figure = row_value(question, best.row) if best.row is not None else None
         result.answer_value = figure or answer_span(question, [s.text for s in chosen])
         return result
+
+
+#: Kinds of short answer where a sentence of another passage than the best one's is quoted only if it states the same
+#: value: quoted beside "$118.3 million", one that states another figure (or none) answers another question.
+_AGREEING = CHECKED_VALUES | {"quantity", "yes/no"}
+
+
+def _value(question: str, s: ScoredSentence) -> str | None:
+    """The short answer ``s`` gives on its own (a table row's cell for the asked period, else the sentence's span)."""
+    return row_value(question, s.row) if s.row is not None else answer_span(question, [s.text])
 
 
 def _joined(parts: list[str], answers: list[ExtractiveAnswer]) -> ExtractiveAnswer:

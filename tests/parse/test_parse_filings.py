@@ -88,3 +88,36 @@ def test_a_run_of_bold_blocks_is_a_passage_not_headings():
             + body + "<p><b>Run</b></p>" * 20_000 + body + "</body></html>")
     doc = parse_bytes(page.encode(), path="page.htm", doc_id="d1")
     assert [s.title for s in doc.sections[1:]] == ["Overview", "Markets"]
+
+
+@pytest.mark.parametrize("style", ["workiva", "page number", "page of"])
+def test_paginated_html_loses_its_running_furniture_and_keeps_its_text(style):
+    """EDGAR's HTML prints pages: each ends with a footer or a page number before a ``page-break`` style, and a
+    Workiva filing opens each page with a "Table of Contents" link. None of it is text: it split sentences across
+    pages and was quoted as evidence. Every sentence stays once, in order; the headings stay; the inline XBRL
+    header (``display: none``) is not text either."""
+    sentences = [f"In fiscal {2020 + i % 5} the segment's revenue rose by {i + 3} percent on volume." for i in range(30)]
+    furniture = {"workiva": ('<div><span>Globex Corporation | 2024 Form 10-K | {n}</span></div>'
+                             '<hr style="page-break-after:always"/><div><a href="#toc">Table of Contents</a></div>'),
+                 "page number": '<p align="center">{n}</p><p style="page-break-before: always"></p>',
+                 "page of": '<div style="text-align:center">Page {n} of 6</div><div style="break-after: page"></div>'}
+    parts = ['<html><body><div style="display:none"><ix:header><ix:hidden>false FY 0000123456</ix:hidden>'
+             '</ix:header></div><div><span style="font-weight:700">Item 7. Management\'s Discussion</span></div>']
+    for n in range(6):
+        parts += [f"<div><span>{s}</span></div>" for s in sentences[5 * n: 5 * n + 5]]
+        parts.append(furniture[style].format(n=n + 1))
+    doc = parse_bytes("".join(parts + ["</body></html>"]).encode(), path="gbx-20241231.htm", doc_id="d1")
+    lines = [line for line in doc.text.split("\n") if line.strip()]
+    assert lines[1:] == sentences, lines[:8]
+    assert lines[0] == "Item 7. Management's Discussion"
+    assert [s.title for s in doc.sections[1:]] == ["Item 7. Management's Discussion"]
+    for a, b in zip(doc.sections, doc.sections[1:]):  # the sections' offsets still point at their text
+        assert a.start <= b.start
+
+
+def test_unpaginated_html_keeps_repeated_short_lines():
+    """Without page breaks nothing is furniture: a manual's repeated "Back to top" links and numbered steps are
+    left as they are (navigation chrome is dropped by its markup, not by repetition)."""
+    body = "".join(f"<p>Step {n}</p><p>Run the command number {n} now.</p><p>{n}</p>" for n in range(1, 6))
+    doc = parse_bytes(f"<html><body>{body}</body></html>".encode(), path="guide.html", doc_id="d1")
+    assert [line for line in doc.text.split("\n") if line.strip()][:3] == ["Step 1", "Run the command number 1 now.", "1"]

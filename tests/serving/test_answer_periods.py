@@ -11,7 +11,7 @@ import asyncio
 from cluster.config import load_config
 from serving.answer.extractive import Answerability, ExtractiveAnswerer
 from serving.answer.periods import conflicts, own_periods, periods
-from serving.answer.span import answer_span, expected_type
+from serving.answer.span import answer_span, expected_type, same_value
 
 Q4 = ("VELORA net product revenue was $104.8 million in the fourth quarter of 2024, an increase of 34% compared "
       "with the fourth quarter of 2023.")
@@ -72,3 +72,22 @@ def test_audit_wording_answers_only_questions_about_the_audit():
     assert not figure.answerable and figure.sentences == [], figure.answer
     audit = _ask("Which financial statements did the auditor audit for Northwind?", AUDIT)
     assert audit.answerable and "We have audited" in audit.answer, audit
+
+
+def test_another_passage_supports_a_figure_only_with_the_same_figure():
+    """Beside "$118.3 million", a sentence of another passage that states another figure answers another question and
+    is not quoted; the statement's row in thousands states the same figure and is."""
+    best = "Cash provided by operating activities was $118.3 million."
+    other = "Cash provided by operating activities will be sufficient for the next 12 months."
+    row = "Year Ended December 31, 2024 | 2024 | 2023\nNet cash provided by operating activities | $ 118,300 | $ 96,800"
+
+    async def score(question, texts):  # the three rank alike: the rule decides
+        return [1.0 for _ in texts]
+
+    answerer = ExtractiveAnswerer(load_config().answer.extractive, Answerability(weights={}, bias=0.0, threshold=-1e9),
+                                  score)
+    answer = asyncio.run(answerer.answer("How much cash was provided by operating activities?",
+                                         [(t, "Northwind 10-K › Liquidity", 1.0) for t in (best, other, row)]))
+    assert answer.answerable and answer.answer_value == "118.3 million", answer
+    assert {s.n for s in answer.sentences} == {1, 3}, answer.answer  # millions and thousands; not the 12 months
+    assert same_value("$401.9 million", "401,900") and not same_value("$401.9 million", "$112.6 million")
