@@ -58,13 +58,23 @@ def _question_words(question: str) -> set[str]:
     return {w.lower() for w in re.findall(r"[\w./-]+", question)}
 
 
-def _first_new(pattern: re.Pattern, sentences: Sequence[str], asked: set[str]) -> str | None:
+def _first_new(pattern: re.Pattern, sentences: Sequence[str], asked: set[str], *, starting: bool = False) -> str | None:
+    """The first match of ``pattern`` the question does not state; with ``starting``, only one stated as a starting
+    point ("since 2009", "introduced in Linux 3.5")."""
     for sentence in sentences:
         for m in pattern.finditer(sentence):
             value = m.group(0).strip(" .,;:")
+            if starting and not _STARTING.search(sentence[max(0, m.start() - 30):m.start()]):
+                continue
             if value and value.lower() not in asked and value.split()[0].lower() not in asked:
                 return value
     return None
+
+
+#: "Since what year …?", "Since which version …?": asks for a starting point, which an answer states as one.
+_ASKS_SINCE = re.compile(r"\bsince (?:what|which|when)\b", re.IGNORECASE)
+_STARTING = re.compile(r"\b(?:since|from|beginning|began|begun|starting|started|introduced|added|appeared|first)\b"
+                       r"(?:\W+\w+){0,2}\W*$", re.IGNORECASE)
 
 
 _ASKS_YEAR = re.compile(r"\b(?:which|what) year\b|في\s+[اأإ]ي\s+(?:عام|سنة)", re.IGNORECASE)
@@ -310,12 +320,13 @@ def answer_span(question: str, sentences: Sequence[str]) -> str | None:
             if m:
                 return m.group(1).strip(" .,;:\"”")
         return _spelled_out(question, sentences)
+    since = _ASKS_SINCE.search(question) is not None  # "since 2009", not the report's 2023
     if kind == "version":
-        return _first_new(_VERSION, sentences, asked)
+        return _first_new(_VERSION, sentences, asked, starting=since)
     if kind == "number":  # a day of a date is no count: "As of December 31, 2024, we employed 2,840 people"
         return _first_new(_NUMBER, [_undated(s) for s in sentences], asked)
     if kind == "year":
-        return _first_new(_YEAR, sentences, asked)
+        return _first_new(_YEAR, sentences, asked, starting=since)
     if kind == "date":
         return _first_new(_DATE, sentences, asked)
     if kind == "place":

@@ -11,7 +11,7 @@ import asyncio
 from cluster.config import load_config
 from serving.answer.extractive import Answerability, ExtractiveAnswerer
 from serving.answer.periods import conflicts, own_periods, periods
-from serving.answer.span import answer_span, expected_type, same_value
+from serving.answer.span import answer_span, expected_type, holds_value, same_value
 
 Q4 = ("VELORA net product revenue was $104.8 million in the fourth quarter of 2024, an increase of 34% compared "
       "with the fourth quarter of 2023.")
@@ -91,3 +91,16 @@ def test_another_passage_supports_a_figure_only_with_the_same_figure():
     assert answer.answerable and answer.answer_value == "118.3 million", answer
     assert {s.n for s in answer.sentences} == {1, 3}, answer.answer  # millions and thousands; not the 12 months
     assert same_value("$401.9 million", "401,900") and not same_value("$401.9 million", "$112.6 million")
+
+
+def test_since_when_is_answered_by_a_starting_point():
+    """"Since what year has the auditor served?" names the report's year (2024); the audit opinion's other year
+    (2023) is no answer, "since 2009" is. The same for versions: "since Linux 3.5", not a version merely named."""
+    question = "Since what year has Northwind's independent auditor audited the company, according to its 2024 10-K?"
+    tenure = "We have served as the Company's auditor since 2009."
+    scope = "We have audited the consolidated balance sheets as of December 31, 2024 and 2023 and the related notes."
+    assert answer_span(question, [scope]) is None and answer_span(question, [tenure]) == "2009"
+    assert not holds_value(question, scope) and holds_value(question, tenure)  # so only the tenure gets the value's weight
+    version = "Since which Linux version can EPOLLWAKEUP be used?"
+    assert answer_span(version, ["EPOLLWAKEUP (since Linux 3.5) keeps the system awake."]) == "3.5"
+    assert answer_span(version, ["Linux 2.6.9 changed how EPOLLWAKEUP is reported."]) is None
