@@ -87,13 +87,48 @@ def anchors(question: str) -> list[str]:
     return out
 
 
-def missing_anchors(question: str, evidence: str) -> list[str]:
+def missing_anchors(question: str, evidence: str, document: str = "", subject: str = "") -> list[str]:
     """The anchors of ``question`` that ``evidence`` (a sentence with its passage and header) does not
-    contain as a word (case-insensitive; a possessive counts)."""
-    evidence = unglue(unicodedata.normalize("NFC", evidence).replace("’", "'"))
-    found = {_normal(t) for t in _TOKEN.findall(evidence)}
-    found |= set(re.findall(r"\w+", normalize(evidence)))
-    return [a for a in anchors(question) if a not in found]
+    contain as a word (case-insensitive; a possessive counts). The name of the document's subject may be found in
+    ``document`` instead (the rest of the evidence's document that the context holds): a long document names its
+    subject on its cover and says "the Borrower" or "we" on page 40. A name is the subject when a word of it is in
+    ``subject`` (the document's path and title); figures and identifiers always need the evidence.
+
+    >>> q = "What share of the commitments does Ohio Valley Bank hold under Northwind Precision's credit agreement?"
+    >>> cover, path = "among NORTHWIND PRECISION, INC., as the Borrower", "northwind_credit_agreement.pdf"
+    >>> missing_anchors(q, "Ohio Valley Bank | 17.5%"), missing_anchors(q, "Ohio Valley Bank | 17.5%", cover, path)
+    (['northwind', 'precision'], [])
+    >>> missing_anchors("What was Lakeshore's VELORA revenue?", "Product revenue | 104,812",
+    ...                 "Lakeshore's VELORA sales rose.", "lakeshore_8k.htm Lakeshore Therapeutics 8-K")
+    ['velora']
+    """
+    missing = [a for a in anchors(question) if a not in _words(evidence)]
+    if missing and document and subject:
+        named, about = _words(document), set(re.findall(r"[^\W\d_]+", normalize(subject)))
+        subjects = {a for group in _names(question) if about & set(group) for a in group}
+        missing = [a for a in missing if not (a in subjects and a in named)]
+    return missing
+
+
+def _names(question: str) -> list[list[str]]:
+    """The question's names: runs of adjacent capitalised anchors ("Northwind Precision Instruments")."""
+    text = unglue(unicodedata.normalize("NFC", question).replace("’", "'"))
+    marks = set(anchors(question))
+    groups: list[list[str]] = [[]]
+    for match in _TOKEN.finditer(text):
+        word = _normal(match.group(0))
+        if word in marks and word.isalpha():
+            groups[-1].append(word)
+            if text[match.end():match.end() + 1] != "'":
+                continue  # a possessive ends a name: "Lakeshore Therapeutics' VELORA" names two things
+        if groups[-1]:
+            groups.append([])
+    return [g for g in groups if g]
+
+
+def _words(text: str) -> set[str]:
+    text = unglue(unicodedata.normalize("NFC", text).replace("’", "'"))
+    return {_normal(t) for t in _TOKEN.findall(text)} | set(re.findall(r"\w+", normalize(text)))
 
 
 _HOW_MANY = re.compile(r"\bhow many\s+((?:[\w/&-]+\s+){0,3}?[\w/&-]+?)(?=\s+(?:are|is|was|were|do|does|did|can|could|"

@@ -392,7 +392,8 @@ class ExtractiveAnswerer:
         """The sentences that may be quoted, best first, and the anchors the best one lacked when anchors
         ruled every sentence out: not a question (a heading or link title asks, never answers); for "how
         many X", one that names X; with ``require_anchors``, one whose passage (with its header, document
-        path and title) names every anchor of the question (:mod:`serving.answer.anchors`); and none that names
+        path and title) names every anchor of the question, or for the name of its document's subject, another passage
+        of its document does (:mod:`serving.answer.anchors`); and none that names
         other periods than the question asks about, none of its own (:func:`serving.answer.periods.conflicts`); for
         a question that asks for an amount or a share, one that states one."""
         eligible = [s for s in scored if not is_question(s.text)]
@@ -409,9 +410,14 @@ class ExtractiveAnswerer:
         if not (self.settings.require_anchors and anchors(question)):
             return eligible, []
 
+        documents: dict[str, list[str]] = {}  # a document's passages in the context, by its path and title
+        for passage in passages:
+            documents.setdefault(" ".join(str(x) for x in passage[3:]), []).append(passage[0])
+
         def lacks(s: ScoredSentence) -> list[str]:
             passage = passages[s.n - 1]
-            return missing_anchors(question, f"{s.header} {' '.join(str(x) for x in passage[3:])} {passage[0]}")
+            where = " ".join(str(x) for x in passage[3:])
+            return missing_anchors(question, f"{s.header} {where} {passage[0]}", " ".join(documents[where]), where)
 
         anchored = [s for s in eligible if not lacks(s)]
         return anchored, (lacks(eligible[0]) if eligible and not anchored else [])

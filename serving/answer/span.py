@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from serving.answer.periods import Periods, match, periods
 from serving.answer.verify import content_words
 
-__all__ = ["answer_span", "expected_type", "holds_value", "same_value"]
+__all__ = ["answer_span", "asks_ratio", "expected_type", "holds_value", "same_value"]
 
 _NUMBER_WORDS = ("zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|sixteen|twenty|thirty|"
                  "forty|fifty|sixty|hundred|thousand|million|billion")
@@ -136,7 +136,7 @@ def _quantity(question: str, sentences: Sequence[str]) -> str | None:
     stated = set(re.findall(r"\d+(?:[.,]\d+)*", question))
     terms = {w.lower()[:5] for w in re.findall(r"[A-Za-z]{3,}", question)}
     wanted = periods(question)
-    ratio = _ASKS_RATIO.search(question) is not None or not _FINANCIAL_NOUN.search(question)
+    ratio = asks_ratio(question) or not _FINANCIAL_NOUN.search(question)
     for sentence in sentences:
         best, best_key = None, None
         found = list(_QUANTITY.finditer(sentence))
@@ -374,6 +374,15 @@ def same_value(a: str, b: str) -> bool:
 
 def _words(text: str) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+
+
+def asks_ratio(question: str) -> bool:
+    """Whether ``question`` asks for a share, a rate or a change, whose answer may be a percentage.
+
+    >>> asks_ratio("What percentage of the commitments does Ohio Valley hold?"), asks_ratio("What were net sales?")
+    (True, False)
+    """
+    return _ASKS_RATIO.search(question) is not None
 
 
 def _spelled_out(question: str, sentences: Sequence[str]) -> str | None:

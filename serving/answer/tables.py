@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass
 
 from serving.answer.periods import conflicts, match, periods
+from serving.answer.span import asks_ratio
 
 __all__ = ["TableRow", "row_value", "table_rows"]
 
@@ -144,7 +145,8 @@ def row_value(question: str, row: TableRow) -> str | None:
     """The figure of ``row`` in the column the question asks about: the one whose header names the question's
     year or quarter, and a whole year or part of one as the question does (:func:`serving.answer.periods.match`);
     without a year or quarter in the question, the row's first figure; None when the question names a year or
-    quarter no header of the row names (the table does not hold it).
+    quarter no header of the row names (the table does not hold it). A percentage answers a question that asks for
+    a share or a rate (:func:`serving.answer.span.asks_ratio`), and only such a question.
 
     >>> row = TableRow(0, 0, "Operating income", ("7,207", "8,233"), ("Q3 2018", "Q3 2017"))
     >>> row_value("What was operating income in Q3 2017?", row), row_value("What was operating income?", row)
@@ -154,11 +156,17 @@ def row_value(question: str, row: TableRow) -> str | None:
     >>> row = TableRow(0, 0, "Net loss", ("(9,829)", "(70,193)"), ("Three Months Ended Dec. 31, 2024", "Year Ended Dec. 31, 2024"))
     >>> row_value("What was the net loss for the year ended December 31, 2024?", row)
     '(70,193)'
+    >>> row = TableRow(0, 0, "Ohio Valley Bank", ("$ 70,000,000.00", "17.500000000%"), ("Commitment", "Applicable Percentage"))
+    >>> row_value("What percentage of the commitments does Ohio Valley hold?", row), row_value("What is its commitment?", row)
+    ('17.500000000%', '$ 70,000,000.00')
     """
     asked = periods(question)
-    figures = [(periods(h), c) for h, c in zip(row.headers, row.cells) if _is_figure(c)]  # each header read once
+    share = asks_ratio(question)  # "what percentage …": the column of percentages, else never one
+    figures = [(periods(h), c, (c.endswith("%") or "percent" in h.lower()) == share)  # each header read once
+               for h, c in zip(row.headers, row.cells) if _is_figure(c)]
     if not (asked.years or asked.quarters):
-        return next((c for p, c in figures if not conflicts(asked, p)), figures[0][1] if figures else None)
-    fits = [(match(asked, p), -i, c) for i, (p, c) in enumerate(figures)
+        fits = [(kind, -i, c) for i, (p, c, kind) in enumerate(figures) if not conflicts(asked, p)]
+        return max(fits)[-1] if fits else (figures[0][1] if figures else None)
+    fits = [(match(asked, p), kind, -i, c) for i, (p, c, kind) in enumerate(figures)
             if (asked.years & p.years or asked.quarters & p.quarters) and not conflicts(asked, p)]
-    return max(fits)[2] if fits else None
+    return max(fits)[-1] if fits else None
