@@ -36,7 +36,8 @@ SPECIAL_TOKENS = 2  # [CLS] and [SEP] added by the embedder
 #: next ingest (its unchanged texts come from the embedding cache).
 CHUNKER_VERSION = 4  # 2: a section without text and with one subsection shares its summary (no embed of its own);
 # 3: filings' headings in PDF and heading-less HTML, and a long header keeps the section's own heading;
-# 4: paginated HTML without its running footers, page numbers and contents links; hidden (display: none) elements
+# 4: paginated HTML without its running footers, page numbers and contents links; hidden (display: none) elements;
+# a table's caption row ("CONSOLIDATED STATEMENTS OF OPERATIONS") a heading in HTML without heading markup
 _BATCH_SENTENCES = 4096  # sentences per encode_batch call (bounds memory on huge documents)
 
 # A unit is a whole sentence or a piece of an over-budget one: (start, end, n_tokens, whole).

@@ -92,6 +92,9 @@ class _Extractor(HTMLParser):
         self.bold = 0  # open bold elements
         self.bold_spans: list[tuple[int, int]] = []  # output ranges of text set in bold
         self.page_breaks: list[int] = []  # output positions of printed page breaks (``page-break-after: always``)
+        self.tables: list[bool] = []  # per open table: whether a row of several cells was seen yet
+        self.row: tuple[int, int] | None = None  # (output position, index into parts) where the open row began
+        self.captions: list[tuple[int, int]] = []  # output spans of the one-cell rows that open a table
 
     def updatepos(self, i: int, j: int) -> int:
         return j  # skip line/column bookkeeping (getpos() is unused): ~10% faster
@@ -187,6 +190,9 @@ class _Extractor(HTMLParser):
             self._block(tag)
             if tag == "tr":
                 self.cells = 0
+                self.row = (self.pos, len(self.parts))
+            elif tag == "table":
+                self.tables.append(False)
         elif tag in _CELL:
             flags |= 4
             self.stack[-1] = (tag, flags)
@@ -222,10 +228,30 @@ class _Extractor(HTMLParser):
                 self.bold -= 1
             if not self.skip and t in _HEADINGS:
                 self._close_heading()
+            if not self.skip and t == "tr":
+                self._end_row()
+            elif not self.skip and t == "table" and self.tables:
+                self.tables.pop()
             if not self.skip and (t in _PARA or t in _LINE):
                 self._block(t)
             if t == tag:
                 break
+
+    def _end_row(self) -> None:
+        """Note a row of one filled cell, the first, of several words, above a table's first row of several: a
+        caption ("CONSOLIDATED STATEMENTS OF OPERATIONS" spanning an earnings release's table)."""
+        if self.row is None or not self.tables:
+            return
+        start, first = self.row
+        self.row = None
+        text = "".join(self.parts[first:])
+        split = text.split(" |")
+        cells = [c for c in split if c.strip()]
+        if len(cells) > 1:
+            self.tables[-1] = True
+        elif cells and not self.tables[-1] and split[0].strip() and len(cells[0].split()) > 1:  # not a "Page" column
+            lead = len(text) - len(text.lstrip("\n "))
+            self.captions.append((start + lead, start + len(text.rstrip(" |"))))
 
     def _block(self, tag: str) -> None:
         """Line break(s) for a block element; inside a table cell only a space."""
@@ -359,26 +385,27 @@ def _bold_lines(text: str, spans: list[tuple[int, int]], only: list[int]) -> set
             if all(bold[starts[i] + k] for k, ch in enumerate(lines[i]) if not ch.isspace() and ch != "|")}
 
 
-def _inferred_headings(text: str, bold: set[int]) -> list[Heading]:
+def _inferred_headings(text: str, bold: set[int], captions: set[int] = frozenset()) -> list[Heading]:
     """Headings of a page that has no heading markup: blocks of their own (a blank line around) that are
     wholly bold and read like a heading (up to 80 characters, no final punctuation, and
     :func:`~pipelines.parse.text.score_line` with what bold adds, as Word paragraphs are read), or that open with a filing or contract label (``Item 7.``, ``PART II``, ``Note 12``,
     ``Article 4``) and are bold or in capitals, up to 150 characters; a table row of two cells, a label and
     a title, is read as one line. More than :data:`_MAX_RUN` bold blocks in a row are a bold passage (a cover
     page) and none of them is a heading. Levels: the label's, else capitals over Title Case, then
-    :func:`~pipelines.parse.text.nest_under_labels`.
+    :func:`~pipelines.parse.text.nest_under_labels`. ``captions``: lines that are a table's caption row
+    (:meth:`_Extractor._end_row`), read like a block of their own.
 
     >>> page = "PART II\\n\\nItem 7. | Management's Discussion and Analysis\\n\\nRESULTS OF OPERATIONS\\n\\nSales rose."
     >>> [(h.level, h.title) for h in _inferred_headings(page, bold={0, 2})]
     [(1, 'PART II'), (2, "Item 7. Management's Discussion and Analysis"), (3, 'RESULTS OF OPERATIONS')]
     """
     lines = text.split("\n")
-    blocks = set(_blocks(lines))
+    blocks = set(_blocks(lines)) | set(captions)
     found: list[tuple[int, Heading]] = []
     pos = 0
     for i, line in enumerate(lines):
         start, pos = pos, pos + len(line) + 1
-        s = line.strip()
+        s = line.strip().rstrip(" |") if i in captions else line.strip()
         if i not in blocks:
             continue  # not a block of its own, or nothing after it
         cells = _CELLS.split(s)
@@ -433,20 +460,34 @@ def parse(text: str) -> tuple[str, list[Heading], str | None]:
     ex = _Extractor()
     ex.feed(sanitize(text))
     out = ex.finish()
-    out, ex.headings, ex.bold_spans = _without(out, running_spans(out, ex.page_breaks), ex.headings, ex.bold_spans)
-    headings = ex.headings
+    out, headings, (bold, captions) = _without(out, running_spans(out, ex.page_breaks), ex.headings,
+                                               ex.bold_spans, ex.captions)
     if not headings:
-        headings = _inferred_headings(out, _bold_lines(out, ex.bold_spans, _blocks(out.split("\n"))))
+        lines = out.split("\n")
+        caption_lines = _caption_lines(out, captions)
+        headings = _inferred_headings(out, _bold_lines(out, bold, sorted(set(_blocks(lines)) | caption_lines)),
+                                      caption_lines)
     return out, headings, ex.title
 
 
+def _caption_lines(text: str, captions: list[tuple[int, int]]) -> set[int]:
+    """The indexes of the lines that are a table's caption row, but a caption that opens several tables (the
+    company's name above each statement): that one names no section."""
+    lines = [text.count("\n", 0, start) for start, _ in captions]
+    seen: dict[str, int] = {}
+    for start, end in captions:
+        key = " ".join(text[start:end].lower().split())
+        seen[key] = seen.get(key, 0) + 1
+    return {i for i, (start, end) in zip(lines, captions) if seen[" ".join(text[start:end].lower().split())] == 1}
+
+
 def _without(text: str, spans: list[tuple[int, int]], headings: list[Heading],
-             bold: list[tuple[int, int]]) -> tuple[str, list[Heading], list[tuple[int, int]]]:
+             *marks: list[tuple[int, int]]) -> tuple[str, list[Heading], tuple[list[tuple[int, int]], ...]]:
     """``text`` without the lines ``spans`` (sorted; each a whole line, which goes with its line break and, between
-    blank lines, one of them), and the headings and bold spans moved with the text (one on a removed line is dropped).
-    """
+    blank lines, one of them), and the headings and the spans of ``marks`` (bold text, captions) moved with the text
+    (one on a removed line is dropped)."""
     if not spans:
-        return text, headings, bold
+        return text, headings, marks
     cuts: list[tuple[int, int]] = []
     for start, end in spans:
         end += text[end:end + 1] == "\n"
@@ -466,15 +507,10 @@ def _without(text: str, spans: list[tuple[int, int]], headings: list[Heading],
             shift += end - start
         return at - shift
 
-    kept = [text[a:b] for a, b in zip([0] + [e for _, e in cuts], [s for s, _ in cuts] + [len(text)])]
-    heads = []
-    for h in headings:
-        a, b = moved(h.start), moved(max(h.start, h.end - 1))
-        if a is not None and b is not None:
-            heads.append(Heading(h.level, h.title, a, b + (h.end > h.start)))
-    moved_bold = []
-    for start, end in bold:
+    def span(start: int, end: int) -> tuple[int, int] | None:
         a, b = moved(start), moved(max(start, end - 1))
-        if a is not None and b is not None:
-            moved_bold.append((a, b + (end > start)))
-    return "".join(kept).rstrip("\n"), heads, moved_bold
+        return None if a is None or b is None else (a, b + (end > start))
+
+    kept = [text[a:b] for a, b in zip([0] + [e for _, e in cuts], [s for s, _ in cuts] + [len(text)])]
+    heads = [Heading(h.level, h.title, *where) for h in headings if (where := span(h.start, h.end))]
+    return "".join(kept).rstrip("\n"), heads, tuple([m for a, b in spans_ if (m := span(a, b))] for spans_ in marks)

@@ -121,3 +121,27 @@ def test_unpaginated_html_keeps_repeated_short_lines():
     body = "".join(f"<p>Step {n}</p><p>Run the command number {n} now.</p><p>{n}</p>" for n in range(1, 6))
     doc = parse_bytes(f"<html><body>{body}</body></html>".encode(), path="guide.html", doc_id="d1")
     assert [line for line in doc.text.split("\n") if line.strip()][:3] == ["Step 1", "Run the command number 1 now.", "1"]
+
+
+def test_a_statement_title_in_its_tables_caption_row_is_a_heading():
+    """An earnings release puts each statement's title in the table itself: one bold cell spanning the table above
+    its column headers, under the company's name (which opens every statement, so names no section). The title is
+    a heading, the statement's rows sit in its section; a contents table's "Page" column header is no heading."""
+    def statement(title: str, rows: list[tuple[str, str, str]]) -> str:
+        caption = "".join(f'<tr><td colspan="3" style="font-weight:bold">{t}</td></tr>'
+                          for t in ("GLOBEX CORPORATION", title, "(In thousands)"))
+        body = "".join(f"<tr><td>{label}</td><td>{a}</td><td>{b}</td></tr>" for label, a, b in rows)
+        return f"<table>{caption}<tr><td></td><td>2024</td><td>2023</td></tr>{body}</table>"
+
+    page = ('<html><body><table><tr><td></td><td>Page</td></tr><tr><td>Results</td><td>2</td></tr></table>'
+            "<p><b>Exhibit 99.1</b></p><p>Globex reported record revenue for the year.</p>"
+            + statement("CONSOLIDATED STATEMENTS OF OPERATIONS", [("Total revenue", "1,204", "1,100"),
+                                                                  ("Net income", "311", "290")])
+            + statement("CONDENSED CONSOLIDATED BALANCE SHEETS", [("Total assets", "9,876", "9,001"),
+                                                                  ("Total equity", "4,321", "4,000")])
+            + "</body></html>")
+    doc = parse_bytes(page.encode(), path="gbx-ex991.htm", doc_id="d1")
+    titles = [s.title for s in doc.sections[1:]]
+    assert titles == ["Exhibit 99.1", "CONSOLIDATED STATEMENTS OF OPERATIONS", "CONDENSED CONSOLIDATED BALANCE SHEETS"]
+    sheet = next(s for s in doc.sections if s.title == "CONDENSED CONSOLIDATED BALANCE SHEETS")
+    assert "Total assets" in doc.text[sheet.start:sheet.end] and "Net income" not in doc.text[sheet.start:sheet.end]

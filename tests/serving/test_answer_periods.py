@@ -104,3 +104,23 @@ def test_since_when_is_answered_by_a_starting_point():
     version = "Since which Linux version can EPOLLWAKEUP be used?"
     assert answer_span(version, ["EPOLLWAKEUP (since Linux 3.5) keeps the system awake."]) == "3.5"
     assert answer_span(version, ["Linux 2.6.9 changed how EPOLLWAKEUP is reported."]) is None
+
+
+def test_a_documents_subject_is_named_once_for_all_its_passages():
+    """A credit agreement names its borrower on the cover and says "the Borrower" on page 40: the schedule's row
+    answers a question that names the company, since the cover of the same document is in the context. A product
+    named elsewhere in a document is not its subject: a statement row without it does not answer for it."""
+    where = "northwind_credit_agreement.pdf Credit Agreement"
+    cover = "CREDIT AGREEMENT among NORTHWIND PRECISION INSTRUMENTS, INC., as the Borrower, and the Lenders."
+    schedule = "Lender | Commitment | Applicable Percentage\nOhio Valley Bank | $ 70,000,000.00 | 17.500000000%"
+    question = "What percentage of the commitments under Northwind Precision Instruments' agreement does Ohio Valley Bank hold?"
+    passages = [(schedule, "Credit Agreement › Schedule 2.01", 1.0, where), (cover, "Credit Agreement", 0.5, where)]
+    answer = asyncio.run(_answerer().answer(question, passages))
+    assert answer.answerable and answer.answer_value == "17.500000000%", answer
+    alone = asyncio.run(_answerer().answer(question, passages[:1]))
+    assert not alone.answerable and set(alone.missing_anchors) == {"northwind", "precision", "instruments"}, alone
+    where = "lakeshore_8k.htm Lakeshore Therapeutics 8-K"
+    rows = "Revenue | Year Ended Dec. 31, 2024\nProduct revenue, net | 376,204"
+    product = asyncio.run(_answerer().answer("What was Lakeshore Therapeutics' VELORA product revenue for 2024?", [
+        (rows, "Lakeshore 8-K › Statements", 1.0, where), ("VELORA is approved in Japan.", "Lakeshore 8-K", 0.5, where)]))
+    assert not product.answerable or "376,204" not in product.answer, product
