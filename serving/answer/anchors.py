@@ -31,7 +31,7 @@ import unicodedata
 
 from serving.answer.verify import normalize, unglue
 
-__all__ = ["anchors", "counted_noun", "is_question", "missing_anchors"]
+__all__ = ["anchors", "counted_noun", "is_question", "missing_anchors", "subject_names"]
 
 _TOKEN = re.compile(r"[^\W_][\w.:+/-]*[\w+]|[^\W_]")  # any script: Gödel, Zürich, Москва
 #: Capitalised words that start or shape a question rather than name a thing.
@@ -104,10 +104,23 @@ def missing_anchors(question: str, evidence: str, document: str = "", subject: s
     """
     missing = [a for a in anchors(question) if a not in _words(evidence)]
     if missing and document and subject:
-        named, about = _words(document), set(re.findall(r"[^\W\d_]+", normalize(subject)))
-        subjects = {a for group in _names(question) if about & set(group) for a in group}
-        missing = [a for a in missing if not (a in subjects and a in named)]
+        named = set(subject_names(question, document, subject))
+        missing = [a for a in missing if a not in named]
     return missing
+
+
+def subject_names(question: str, document: str, subject: str) -> list[str]:
+    """The words of the question's names that name the document's subject (a word of the name is in ``subject``,
+    the document's path and title) and that ``document`` (its passages in the context) states.
+
+    >>> subject_names("What does Northwind Precision owe Ohio Valley Bank?", "NORTHWIND PRECISION, INC., as the Borrower",
+    ...               "northwind_credit_agreement.pdf Credit Agreement")
+    ['northwind', 'precision']
+    """
+    if not (document and subject):
+        return []
+    named, about = _words(document), set(re.findall(r"[^\W\d_]+", normalize(subject)))
+    return [a for group in _names(question) if about & set(group) for a in group if a in named]
 
 
 def _names(question: str) -> list[list[str]]:

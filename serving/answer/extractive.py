@@ -37,7 +37,7 @@ from cluster.config import ExtractiveConfig, StrataConfig
 from pipelines.chunk.sentences import split_sentences
 from pipelines.parse.rst import clean_inline
 from serving.analysis.decompose import decompose, question_end
-from serving.answer.anchors import anchors, counted_noun, is_question, missing_anchors
+from serving.answer.anchors import anchors, counted_noun, is_question, missing_anchors, subject_names
 from serving.answer.boilerplate import asks_about_audit, is_audit_wording, is_boilerplate, is_reference_section
 from serving.answer.periods import conflicts, own_periods, periods
 from serving.answer.span import answer_span, expected_type, holds_value, same_value
@@ -410,14 +410,12 @@ class ExtractiveAnswerer:
         if not (self.settings.require_anchors and anchors(question)):
             return eligible, []
 
-        documents: dict[str, list[str]] = {}  # a document's passages in the context, by its path and title
-        for passage in passages:
-            documents.setdefault(" ".join(str(x) for x in passage[3:]), []).append(passage[0])
+        documents = _documents(passages)
 
         def lacks(s: ScoredSentence) -> list[str]:
             passage = passages[s.n - 1]
-            where = " ".join(str(x) for x in passage[3:])
-            return missing_anchors(question, f"{s.header} {where} {passage[0]}", " ".join(documents[where]), where)
+            where = _where(passage)
+            return missing_anchors(question, f"{s.header} {where} {passage[0]}", documents[where], where)
 
         anchored = [s for s in eligible if not lacks(s)]
         return anchored, (lacks(eligible[0]) if eligible and not anchored else [])
@@ -440,9 +438,11 @@ class ExtractiveAnswerer:
         logits = await self.score(question, inputs)
         st = self.settings
         checked = expected_type(question) is not None
+        documents = _documents(passages)  # a document's subject is named once for all its passages (its cover)
+        subjects = {where: " ".join(subject_names(question, text, where)) for where, text in documents.items()}
         ranked = []
         for f, c, ce, ps in zip(found, logits, minmax(logits), minmax([f[5] for f in found])):
-            covered = coverage(question, f"{f[4]} {f[3]}")
+            covered = coverage(question, f"{f[4]} {subjects[_where(passages[f[0] - 1])]} {f[3]}")
             row = f[6]
             holds = checked and (holds_value(question, f[3]) if row is None else row_value(question, row) is not None)
             score = (st.cross_encoder_weight * ce + st.passage_weight * ps + st.coverage_weight * covered
@@ -477,6 +477,19 @@ class ExtractiveAnswerer:
         figure = row_value(question, best.row) if best.row is not None else None
         result.answer_value = figure or answer_span(question, [s.text for s in chosen])
         return result
+
+
+def _where(passage: tuple) -> str:
+    """A passage's document: its path and title (empty when the caller gave none)."""
+    return " ".join(str(x) for x in passage[3:])
+
+
+def _documents(passages: Sequence[tuple]) -> dict[str, str]:
+    """The text of each document's passages in the context, by :func:`_where`."""
+    out: dict[str, list[str]] = {}
+    for passage in passages:
+        out.setdefault(_where(passage), []).append(passage[0])
+    return {where: " ".join(texts) for where, texts in out.items()}
 
 
 #: Kinds of short answer where a sentence of another passage than the best one's is quoted only if it states the same
