@@ -124,3 +124,21 @@ def test_a_documents_subject_is_named_once_for_all_its_passages():
     product = asyncio.run(_answerer().answer("What was Lakeshore Therapeutics' VELORA product revenue for 2024?", [
         (rows, "Lakeshore 8-K › Statements", 1.0, where), ("VELORA is approved in Japan.", "Lakeshore 8-K", 0.5, where)]))
     assert not product.answerable or "376,204" not in product.answer, product
+
+
+def test_a_cover_line_naming_the_subject_does_not_outrank_the_answer():
+    """The borrower's name on a credit agreement's cover covers half of a question that names the company; the
+    clause on page 40 that answers it says "the Borrower". Named once, the subject counts for every passage of the
+    document, so the clause is quoted."""
+    async def score(question, texts):  # the cross-encoder cannot tell them apart: coverage decides
+        return [1.0 for _ in texts]
+
+    answerer = ExtractiveAnswerer(load_config().answer.extractive, Answerability(weights={}, bias=0.0, threshold=-1e9),
+                                  score)
+    where = "northwind_credit_agreement.pdf Credit Agreement"
+    cover = "NORTHWIND PRECISION INSTRUMENTS, INC., as the Borrower, and the Lenders party hereto"
+    clause = "On the Closing Date, the Aggregate Commitments of the Lenders are $400,000,000."
+    question = "What are the aggregate commitments at closing under Northwind Precision Instruments' credit agreement?"
+    answer = asyncio.run(answerer.answer(question, [(cover, "Credit Agreement", 1.0, where),
+                                                    (clause, "Credit Agreement › Section 2.01", 0.9, where)]))
+    assert answer.answerable and answer.sentences[0].text == clause, answer.answer
