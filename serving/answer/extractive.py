@@ -462,6 +462,8 @@ class ExtractiveAnswerer:
         if not result.answerable:
             return result
         scored = eligible
+        if expected_type(question) in CHECKED_VALUES:  # a sentence that states the kind of value asked leads
+            scored = [s for s in eligible if s.holds] + [s for s in eligible if not s.holds]
         best = scored[0]
         value = _value(question, best) if expected_type(question) in _AGREEING else None
         chosen = [best]

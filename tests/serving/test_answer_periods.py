@@ -101,6 +101,14 @@ def test_since_when_is_answered_by_a_starting_point():
     scope = "We have audited the consolidated balance sheets as of December 31, 2024 and 2023 and the related notes."
     assert answer_span(question, [scope]) is None and answer_span(question, [tenure]) == "2009"
     assert not holds_value(question, scope) and holds_value(question, tenure)  # so only the tenure gets the value's weight
+
+    async def score(question, texts):  # the cross-encoder prefers the audit's scope paragraph, as it does
+        return [2.0 if "audited" in t else 0.5 for t in texts]
+
+    answerer = ExtractiveAnswerer(load_config().answer.extractive, Answerability(weights={}, bias=0.0, threshold=-1e9),
+                                  score)
+    answer = asyncio.run(answerer.answer(question, [(f"{scope} {tenure}", "Northwind 2024 Form 10-K › Report", 1.0)]))
+    assert answer.answerable and answer.sentences[0].text == tenure and answer.answer_value == "2009", answer.answer
     version = "Since which Linux version can EPOLLWAKEUP be used?"
     assert answer_span(version, ["EPOLLWAKEUP (since Linux 3.5) keeps the system awake."]) == "3.5"
     assert answer_span(version, ["Linux 2.6.9 changed how EPOLLWAKEUP is reported."]) is None
