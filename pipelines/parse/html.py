@@ -17,6 +17,8 @@ navigation classes) and tolerates broken markup (unclosed tags, stray end tags).
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
 from html.parser import HTMLParser
 
@@ -473,7 +475,8 @@ def parse(text: str) -> tuple[str, list[Heading], str | None]:
 def _caption_lines(text: str, captions: list[tuple[int, int]]) -> set[int]:
     """The indexes of the lines that are a table's caption row, but a caption that opens several tables (the
     company's name above each statement): that one names no section."""
-    lines = [text.count("\n", 0, start) for start, _ in captions]
+    breaks = [i for i, ch in enumerate(text) if ch == "\n"] if captions else []
+    lines = [bisect.bisect_left(breaks, start) for start, _ in captions]
     seen: dict[str, int] = {}
     for start, end in captions:
         key = " ".join(text[start:end].lower().split())
@@ -497,15 +500,14 @@ def _without(text: str, spans: list[tuple[int, int]], headings: list[Heading],
             start = cuts[-1][1]
         cuts.append((start, max(start, end)))
 
+    starts = [start for start, _ in cuts]
+    shifts = list(itertools.accumulate((end - start for start, end in cuts), initial=0))  # removed before cut k
+
     def moved(at: int) -> int | None:
-        shift = 0
-        for start, end in cuts:
-            if at < start:
-                break
-            if at < end:
-                return None
-            shift += end - start
-        return at - shift
+        k = bisect.bisect_right(starts, at)  # cuts starting at or before ``at``
+        if k and at < cuts[k - 1][1]:
+            return None
+        return at - shifts[k]
 
     def span(start: int, end: int) -> tuple[int, int] | None:
         a, b = moved(start), moved(max(start, end - 1))
