@@ -513,6 +513,11 @@ def _without(text: str, spans: list[tuple[int, int]], headings: list[Heading],
         a, b = moved(start), moved(max(start, end - 1))
         return None if a is None or b is None else (a, b + (end > start))
 
-    kept = [text[a:b] for a, b in zip([0] + [e for _, e in cuts], [s for s, _ in cuts] + [len(text)])]
-    heads = [Heading(h.level, h.title, *where) for h in headings if (where := span(h.start, h.end))]
-    return "".join(kept).rstrip("\n"), heads, tuple([m for a, b in spans_ if (m := span(a, b))] for spans_ in marks)
+    out = "".join(text[a:b] for a, b in zip([0] + [e for _, e in cuts], [s for s, _ in cuts] + [len(text)])).rstrip("\n")
+
+    def kept(start: int, end: int) -> tuple[int, int] | None:  # within the text that is left, and not empty
+        where = span(start, end)
+        return (where[0], min(where[1], len(out))) if where and where[0] < len(out) else None
+
+    heads = [Heading(h.level, h.title, *where) for h in headings if (where := kept(h.start, h.end))]
+    return out, heads, tuple([m for a, b in spans_ if (m := kept(a, b))] for spans_ in marks)

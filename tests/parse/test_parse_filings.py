@@ -14,6 +14,7 @@ import pytest
 from filinggen import STYLES, filing_html, filing_pdf
 
 from pipelines.parse import parse_bytes
+from pipelines.parse.html import parse
 
 REPO = Path(__file__).resolve().parents[2]
 COVER = {"united states", "securities and exchange commission", "united states securities and exchange commission",
@@ -145,3 +146,12 @@ def test_a_statement_title_in_its_tables_caption_row_is_a_heading():
     assert titles == ["Exhibit 99.1", "CONSOLIDATED STATEMENTS OF OPERATIONS", "CONDENSED CONSOLIDATED BALANCE SHEETS"]
     sheet = next(s for s in doc.sections if s.title == "CONDENSED CONSOLIDATED BALANCE SHEETS")
     assert "Total assets" in doc.text[sheet.start:sheet.end] and "Net income" not in doc.text[sheet.start:sheet.end]
+
+
+def test_a_heading_after_the_last_running_line_stays_inside_the_text():
+    """Found by fuzzing: a heading whose block ends in blank lines, after a page number that is dropped, pointed past
+    the end of the text once the trailing blank lines went; every heading now spans text of the page."""
+    page = ('<p>Sales rose.</p><p>1</p><hr style="page-break-after:always"><p>Costs fell.</p><p>2</p>'
+            '<hr style="page-break-after:always"><h2>Item 7. Results\n<pre>\n\n</pre></h2><p>3</p>')
+    text, heads, _ = parse(page)
+    assert [text[h.start:h.end] for h in heads] == ["Item 7. Results"] and heads[0].end <= len(text)
