@@ -75,16 +75,16 @@ def running_spans(text: str, breaks: list[int]) -> list[tuple[int, int]]:
             edges[i].add(b)
     seen: dict[str, set[int]] = defaultdict(set)  # a line's identity → the boundaries it sits next to
     texts: dict[str, set[str]] = defaultdict(set)  # … and its texts: a page number changes from page to page
+    keyed = {i: (line, running_key(line)) for i in edges if (line := text[lines[i][0]:lines[i][1]].strip())}
     for i, near in edges.items():
-        line = text[lines[i][0]:lines[i][1]].strip()
-        seen[running_key(line)] |= near
-        texts[running_key(line)].add(line)
+        line, key = keyed[i]
+        seen[key] |= near
+        texts[key].add(line)
     repeat = max(3, (len(breaks) + 2) // 3)
     out = []
     for i in sorted(edges):
         start, end = lines[i]
-        line = text[start:end].strip()
-        key = running_key(line)
+        line, key = keyed[i]
         if len(line) > _MAX_CHARS:
             continue
         if PAGE_NUMBER.fullmatch(line) or (len(seen[key]) >= repeat and (_NAVIGATION.fullmatch(line) or (

@@ -387,8 +387,8 @@ class ExtractiveAnswerer:
                 "short_gap": (1.0 - value_focus) if short else 0.0,
                 "question_words": min(len(set(content_words(question))) / 10, 1.0)}
 
-    def eligible(self, question: str, scored: list[ScoredSentence],
-                 passages: Sequence[tuple]) -> tuple[list[ScoredSentence], list[str]]:
+    def eligible(self, question: str, scored: list[ScoredSentence], passages: Sequence[tuple],
+                 documents: dict[str, str] | None = None) -> tuple[list[ScoredSentence], list[str]]:
         """The sentences that may be quoted, best first, and the anchors the best one lacked when anchors
         ruled every sentence out: not a question (a heading or link title asks, never answers); for "how
         many X", one that names X; with ``require_anchors``, one whose passage (with its header, document
@@ -410,7 +410,7 @@ class ExtractiveAnswerer:
         if not (self.settings.require_anchors and anchors(question)):
             return eligible, []
 
-        documents = _documents(passages)
+        documents = _documents(passages) if documents is None else documents
 
         def lacks(s: ScoredSentence) -> list[str]:
             passage = passages[s.n - 1]
@@ -437,7 +437,8 @@ class ExtractiveAnswerer:
         inputs = [f"{f[4]}\n{f[3]}" if f[4] else f[3] for f in found]
         logits = await self.score(question, inputs)
         st = self.settings
-        checked = expected_type(question) is not None
+        kind = expected_type(question)
+        checked = kind is not None
         documents = _documents(passages)  # a document's subject is named once for all its passages (its cover)
         subjects = {where: " ".join(subject_names(question, text, where)) for where, text in documents.items()}
         ranked = []
@@ -450,7 +451,7 @@ class ExtractiveAnswerer:
             ranked.append(ScoredSentence(n=f[0], start=f[1], end=f[2], text=f[3], header=f[4], cross_encoder=float(c),
                                          score=score, coverage=covered, holds=holds, row=row))
         scored = sorted(ranked, key=lambda s: -s.score)
-        eligible, missing = self.eligible(question, scored, passages)
+        eligible, missing = self.eligible(question, scored, passages, documents)
         # Answerability is judged on the sentences that could be quoted: a heading that asks, a count of
         # something else, a sentence about another country cannot make a question answerable.
         features = self.features(question, eligible or scored)
@@ -462,10 +463,10 @@ class ExtractiveAnswerer:
         if not result.answerable:
             return result
         scored = eligible
-        if expected_type(question) in CHECKED_VALUES:  # a sentence that states the kind of value asked leads
+        if kind in CHECKED_VALUES:  # a sentence that states the kind of value asked leads
             scored = [s for s in eligible if s.holds] + [s for s in eligible if not s.holds]
         best = scored[0]
-        value = _value(question, best) if expected_type(question) in _AGREEING else None
+        value = _value(question, best) if kind in _AGREEING else None
         chosen = [best]
         for s in scored[1:]:
             if len(chosen) >= self.settings.max_sentences:
