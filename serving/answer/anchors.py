@@ -29,9 +29,9 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from serving.answer.verify import normalize, unglue
+from serving.answer.verify import content_words, normalize, unglue
 
-__all__ = ["anchors", "counted_noun", "is_question", "missing_anchors", "subject_names"]
+__all__ = ["anchors", "counted_noun", "elsewhere", "is_question", "missing_anchors", "names_counted", "subject_names"]
 
 _TOKEN = re.compile(r"[^\W_][\w.:+/-]*[\w+]|[^\W_]")  # any script: Gödel, Zürich, Москва
 #: Capitalised words that start or shape a question rather than name a thing.
@@ -92,7 +92,8 @@ def missing_anchors(question: str, evidence: str, document: str = "", subject: s
     contain as a word (case-insensitive; a possessive counts). The name of the document's subject may be found in
     ``document`` instead (the rest of the evidence's document that the context holds): a long document names its
     subject on its cover and says "the Borrower" or "we" on page 40. A name is the subject when a word of it is in
-    ``subject`` (the document's path and title); figures and identifiers always need the evidence.
+    ``subject`` (the document's path and title), and so may a year that names the document ("the 2025 credit
+    agreement"); other figures and identifiers always need the evidence.
 
     >>> q = "What share of the commitments does Ohio Valley Bank hold under Northwind Precision's credit agreement?"
     >>> cover, path = "among NORTHWIND PRECISION, INC., as the Borrower", "northwind_credit_agreement.pdf"
@@ -104,9 +105,27 @@ def missing_anchors(question: str, evidence: str, document: str = "", subject: s
     """
     missing = [a for a in anchors(question) if a not in _words(evidence)]
     if missing and document and subject:
-        named = set(subject_names(question, document, subject))
+        named = set(subject_names(question, document, subject)) | _document_years(question, document)
         missing = [a for a in missing if a not in named]
     return missing
+
+
+#: A year that names a document ("the March 2025 credit agreement", "its 2024 annual report"), not a period asked about.
+_DOCUMENT_YEAR = re.compile(r"\b((?:19|20)\d\d)\s+(?:amended and restated\s+)?(?:credit agreement|agreement|indenture|"
+                            r"annual report|proxy statement|prospectus|form 10-k|form 10-q|10-k|10-q|8-k|filing)\b",
+                            re.IGNORECASE)
+
+
+def _document_years(question: str, document: str) -> set[str]:
+    """The years of ``question`` that name a document and that ``document`` (its passages in the context) states: its
+    cover says "Dated as of March 14, 2025", its page 40 does not.
+
+    >>> _document_years("Who is the agent under the March 2025 credit agreement?", "Dated as of March 14, 2025")
+    {'2025'}
+    >>> _document_years("What were sales in 2025?", "Dated as of March 14, 2025")
+    set()
+    """
+    return {year for year in _DOCUMENT_YEAR.findall(question) if year in _words(document)}
 
 
 def subject_names(question: str, document: str, subject: str) -> list[str]:
@@ -148,17 +167,27 @@ _HOW_MANY = re.compile(r"\bhow many\s+((?:[\w/&-]+\s+){0,3}?[\w/&-]+?)(?=\s+(?:a
                        r"will|would|should|has|have|had|in|of|on|for|per|at|that|which|there)\b|[?,.]|$)", re.IGNORECASE)
 
 
+#: "How large, in square feet, is …?": the unit a figure must be stated in (a scale, "in thousands", is no unit).
+_IN_UNIT = re.compile(r"\bin ((?:square |cubic )?(?:feet|foot|meters|metres|miles|kilometers|kilometres)|acres|"
+                      r"hectares|pounds|kilograms|tons|tonnes|gallons|liters|litres|barrels|hours|days|weeks|months|years|"
+                      r"employees|shares|units)\b", re.IGNORECASE)
+
+
 def counted_noun(question: str) -> str | None:
-    """What a "how many …" question counts (its last word, the head of the noun phrase), or None.
+    """What a "how many …" question counts (its last word, the head of the noun phrase), or the unit a question
+    asks its figure in ("in square feet"), or None.
 
     >>> counted_noun("How many IT employees does a typical insurer have?"), counted_noun("How many bits long is it?")
     ('employees', 'bits')
     >>> counted_noun("How many new-energy vehicles did China export in 2025?"), counted_noun("What is it?") is None
     ('vehicles', True)
+    >>> counted_noun("How large, in square feet, is the plant?"), counted_noun("What were sales, in thousands?")
+    ('square feet', None)
     """
     match = _HOW_MANY.search(question)
     if not match:
-        return None
+        unit = _IN_UNIT.search(question)
+        return unit.group(1).lower() if unit else None
     words = [w.lower() for w in match.group(1).split()]
     while words and words[-1] in _MEASURE_WORDS:  # "how many bits long": bits
         words.pop()
@@ -168,6 +197,59 @@ def counted_noun(question: str) -> str | None:
 
 
 _MEASURE_WORDS = frozenset("long old tall wide high deep large big small ago apart away".split())
+
+
+#: Other spellings of a unit's words: "a 95,000 square foot plant", "95,000 sq. ft."
+_UNIT_FORMS = {"feet": ("foot", "ft"), "square": ("sq",), "meters": ("meter", "m2", "m²"),
+               "metres": ("metre", "m2", "m²"), "miles": ("mile",), "acres": ("acre",), "hours": ("hour", "hrs"),
+               "days": ("day",), "years": ("year",)}
+
+
+def names_counted(noun: str, sentence: str) -> bool:
+    """Whether ``sentence`` names every word of what is counted or the unit asked for (``counted_noun``), a word
+    matching its stem or, for a unit, another spelling of it.
+
+    >>> names_counted("square feet", "a 95,000 square foot plant"), names_counted("square feet", "95,000 sq. ft.")
+    (True, True)
+    >>> names_counted("employees", "We employed 2,840 employees."), names_counted("square feet", "eleven countries")
+    (True, False)
+    """
+    text = normalize(sentence)
+    words = set(re.findall(r"\w+", text))
+    return all(w in text or any(f in words for f in _UNIT_FORMS.get(w, ())) for w in content_words(noun))
+
+
+#: A place or site a sentence is about: "in Eindhoven", "at Dayton, Ohio", "in North America".
+_AT_PLACE = re.compile(r"\b(?:in|at|near)\s+((?:[A-Z][a-z][\w'’.-]*)(?:\s+[A-Z][a-z][\w'’.-]*)*)")
+
+
+def _places(text: str) -> set[str]:
+    out = set()
+    for name in _AT_PLACE.findall(text):
+        words = [w for w in (_normal(t) for t in name.split()) if w not in _CALENDAR and w not in _QUESTION_WORDS]
+        if words:
+            out.add(" ".join(words))
+    return out
+
+
+def elsewhere(question: str, sentence: str) -> bool:
+    """Whether ``sentence`` is about another place than the one ``question`` names with "in"/"at": it names a place
+    so, and none of the question's places anywhere. A figure for Dayton does not answer for Eindhoven.
+
+    >>> q = "How large, in square feet, is the manufacturing facility in Eindhoven?"
+    >>> elsewhere(q, "Our headquarters are located in Dayton, Ohio, in a building of 410,000 square feet.")
+    True
+    >>> elsewhere(q, "We own a 90,000 square foot plant in Eindhoven."), elsewhere(q, "It has 9 floors.")
+    (False, False)
+    >>> elsewhere("What was revenue in March?", "Revenue in Europe was $4 million.")  # a month is no place
+    False
+    """
+    asked = _places(question)
+    if not asked:
+        return False
+    stated = _places(sentence)
+    words = _words(sentence)
+    return bool(stated) and not any(all(w in words for w in place.split()) for place in asked)
 
 
 def is_question(sentence: str) -> bool:

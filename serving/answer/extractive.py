@@ -37,7 +37,8 @@ from cluster.config import ExtractiveConfig, StrataConfig
 from pipelines.chunk.sentences import split_sentences
 from pipelines.parse.rst import clean_inline
 from serving.analysis.decompose import decompose, question_end
-from serving.answer.anchors import anchors, counted_noun, is_question, missing_anchors, subject_names
+from serving.answer.anchors import (anchors, counted_noun, elsewhere, is_question, missing_anchors, names_counted,
+                                    subject_names)
 from serving.answer.boilerplate import asks_about_audit, is_audit_wording, is_boilerplate, is_reference_section
 from serving.answer.periods import conflicts, own_periods, periods
 from serving.answer.span import answer_span, expected_type, holds_value, same_value
@@ -54,7 +55,8 @@ Score = Callable[[str, list[str]], Awaitable[list[float]]]
 FEATURES = ("coverage", "value_coverage", "value_missing", "focus", "value_focus", "short_gap",
             "question_words")  # what the stored model may weigh
 # Kinds of value whose presence a sentence can be checked for reliably (names are too varied to tell).
-CHECKED_VALUES = frozenset({"number", "version", "year", "expansion", "person", "default", "date", "place"})
+CHECKED_VALUES = frozenset({"number", "version", "year", "expansion", "person", "organization", "default", "date",
+                            "place"})
 #: Words that say which kind of answer is wanted, not what is asked about ("in which *city* was … born"),
 #: the particles of names ("John *von* Neumann", "*al*-Khwarizmi") and verbs that only shape a request
 #: ("which option *lets* you …", "how do I *use* …"; as :func:`content_words` stems them).
@@ -403,10 +405,11 @@ class ExtractiveAnswerer:
             eligible = [s for s in eligible if not conflicts(wanted, own_periods(s.text))]
         if kind == "quantity":  # an amount is asked: a sentence without one does not answer
             eligible = [s for s in eligible if s.holds]
+        if kind in _AGREEING:  # a figure for Dayton does not answer for Eindhoven
+            eligible = [s for s in eligible if not elsewhere(question, s.text)]
         noun = counted_noun(question)
         if noun is not None:
-            wanted = content_words(noun)
-            eligible = [s for s in eligible if all(w in normalize(s.text) for w in wanted)]
+            eligible = [s for s in eligible if names_counted(noun, s.text)]
         if not (self.settings.require_anchors and anchors(question)):
             return eligible, []
 

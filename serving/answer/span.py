@@ -49,6 +49,20 @@ _ASKS_NAME = re.compile(r"\b(?:which|what) (?:\w+ ){0,2}(?:flag|option|command|c
                         r"keyword|type|setting|parameter|directory|tool|statement)s?\b", re.IGNORECASE)
 _ASKS_PERSON = re.compile(r"^\s*(?:who|whom)\b|\bwith whom\b|\bwhich (?:person|people|author|developer|company|"
                           r"graduate student|student|judge|president|scientist|engineer)\b", re.IGNORECASE)
+#: "Which bank serves as administrative agent …?", "Which accounting firm audited …?": an organisation is asked
+#: ("which company" stays a person's kind: a company is often named after its founder or in one word, "CompuServe").
+_ORGANIZATIONS = (r"(?:bank|firm|lender|agent|trustee|auditor|underwriter|insurer|arranger|custodian|"
+                  r"registrar|subsidiary|organi[sz]ation|institution)")
+_ASKS_ORGANIZATION = re.compile(r"\bwhich (?:\w+ ){0,2}?" + _ORGANIZATIONS + r"s?\b|\bwhat (?:\w+ )?"
+                                + _ORGANIZATIONS + r"\b(?= (?:is|was|are|were|serves?|served|acts?|acted|audits?|"
+                                r"audited|did|does|has|had|will|would)\b)", re.IGNORECASE)
+#: An organisation's name: capitalised words (or "&") ending in what only an organisation is called, in title case or
+#: in the capitals of a cover page ("FIRST MERIDIAN BANK, N.A.", "Pemberton Ashby LLP", "Tabulating Machine Company").
+_ORGANIZATION = re.compile(
+    r"\b(?:(?:[A-Z][\w'’.-]*|&)\s+){0,5}?(?:[A-Z][\w'’.-]*),?\s+"
+    r"(?:Bank|BANK|Trust|TRUST|LLP|LLC|L\.P\.|Inc\.|INC\.|"
+    r"Incorporated|Corp\.|CORP\.|Corporation|CORPORATION|Company|COMPANY|Co\.|Group|GROUP|Partners|PARTNERS|"
+    r"Securities|SECURITIES|Holdings|HOLDINGS|Ltd\.|Limited|PLC|plc|AG|GmbH|S\.A\.|B\.V\.|N\.V\.|N\.A\.)(?![\w])")
 _ASKS_DEFAULT = re.compile(r"\bdefaults?\b|\bby default\b", re.IGNORECASE)
 _PERSON = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)?\s+(?:van |de |von )?[A-Z][a-z]{2,}\b")
 _ASKS_EXPANSION = re.compile(r"\bstand for\b|\bshort for\b|\bacronym\b", re.IGNORECASE)
@@ -66,7 +80,7 @@ def _first_new(pattern: re.Pattern, sentences: Sequence[str], asked: set[str], *
             value = m.group(0).strip(" .,;:")
             if starting and not _STARTING.search(sentence[max(0, m.start() - 30):m.start()]):
                 continue
-            if value and value.lower() not in asked and value.split()[0].lower() not in asked:
+            if value and value.lower() not in asked and value.split()[0].lower().strip(",;:") not in asked:
                 return value
     return None
 
@@ -80,9 +94,10 @@ _STARTING = re.compile(r"\b(?:since|from|beginning|began|begun|starting|started|
 _ASKS_YEAR = re.compile(r"\b(?:which|what) year\b|في\s+[اأإ]ي\s+(?:عام|سنة)", re.IGNORECASE)
 #: What a financial statement reports: asked with "what was …", the answer is an amount.
 _FINANCIAL = (r"(?:revenue|sales|income|loss|losses|earnings|expenses?|expenditures?|capex|profit|assets|liabilities|"
-              r"cash|debt|borrowings|dividends?|ebitda|backlog|inventor(?:y|ies)|fees|compensation|salary|guidance)")
+              r"cash|debt|borrowings|commitments?|dividends?|ebitda|backlog|inventor(?:y|ies)|fees|compensation|salary|"
+              r"guidance)")
 _ASKS_QUANTITY = re.compile(r"\bwhat\b[^?]{0,60}?\b(?:share|percentage|proportion|rate|ratio|margin|level|amount|"
-                            r"price|cost|growth|inflation|revenue|demand|return|figure|valuation)s?\b|"
+                            r"price|cost|growth|inflation|revenue|demand|return|figure|valuation|sublimit)s?\b|"
                             r"\bby (?:how much|what (?:percentage|margin|factor))\b|"
                             r"\bwhat (?:was|were|is|are)\b[^?]{0,60}?\b" + _FINANCIAL + r"\b", re.IGNORECASE)
 _FINANCIAL_NOUN = re.compile(r"\b" + _FINANCIAL + r"\b", re.IGNORECASE)
@@ -101,7 +116,8 @@ _ASKS_YESNO = re.compile(r"^\s*(?:(?:if|when|in|on|for|after|before|once|while|w
 _NEGATION = re.compile(r"\b(?:not|no|never|neither|nor|none|nothing|without|cannot)\b|n['’]t\b", re.IGNORECASE)
 # First match wins: the more specific kinds come first.
 _KINDS = (("expansion", _ASKS_EXPANSION), ("version", _ASKS_VERSION), ("number", _ASKS_NUMBER), ("year", _ASKS_YEAR),
-          ("date", _ASKS_DATE), ("place", _ASKS_PLACE), ("person", _ASKS_PERSON), ("default", _ASKS_DEFAULT),
+          ("date", _ASKS_DATE), ("place", _ASKS_PLACE), ("organization", _ASKS_ORGANIZATION), ("person", _ASKS_PERSON),
+          ("default", _ASKS_DEFAULT),
           ("quantity", _ASKS_QUANTITY), ("name", _ASKS_NAME), ("yes/no", _ASKS_YESNO))
 _MONTH = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
 #: A date: ISO (1968-12-09), "December 26, 1791", "9 December 1968", "January 1984", else a year.
@@ -304,6 +320,8 @@ def holds_value(question: str, sentence: str) -> bool:
         return bool(re.search(r"\bdefault", sentence, re.IGNORECASE))
     if kind == "person":
         return _first_new(_PERSON, [sentence], _question_words(question)) is not None
+    if kind == "organization":
+        return _organization([sentence], _question_words(question)) is not None
     if kind == "place":
         return _place(question, [sentence], _question_words(question)) is not None
     return answer_span(question, [sentence]) is not None
@@ -333,6 +351,8 @@ def answer_span(question: str, sentences: Sequence[str]) -> str | None:
         return _place(question, sentences, asked)
     if kind == "person":
         return _first_new(_PERSON, sentences, asked)
+    if kind == "organization":
+        return _organization(sentences, asked)
     if kind == "yes/no":
         return _yes_no(question, sentences)
     if kind == "name":
@@ -340,6 +360,19 @@ def answer_span(question: str, sentences: Sequence[str]) -> str | None:
     if kind == "quantity":
         return _quantity(question, sentences)
     return None
+
+
+def _organization(sentences: Sequence[str], asked: set[str]) -> str | None:
+    """The first organisation's name the question does not state.
+
+    >>> _organization(["NORTHWIND, INC., as the Borrower, FIRST MERIDIAN BANK, N.A., as Agent"], {"northwind"})
+    'FIRST MERIDIAN BANK'
+    >>> _organization(["The audit was performed by Pemberton Ashby LLP."], {"calder"})
+    'Pemberton Ashby LLP'
+    >>> _organization(["On March 14, 2025, the Borrower signed."], set()) is None
+    True
+    """
+    return _first_new(_ORGANIZATION, sentences, asked)
 
 
 _FIGURE = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
@@ -374,6 +407,15 @@ def same_value(a: str, b: str) -> bool:
 
 def _words(text: str) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+
+
+def financial_nouns(text: str) -> set[str]:
+    """The measures of a financial statement that ``text`` names, lower-cased.
+
+    >>> sorted(financial_nouns("Operating income of the segment")), financial_nouns("Total net sales")
+    (['income'], {'sales'})
+    """
+    return {m.lower() for m in _FINANCIAL_NOUN.findall(text)}
 
 
 def asks_ratio(question: str) -> bool:

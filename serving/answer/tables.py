@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass
 
 from serving.answer.periods import conflicts, match, periods
-from serving.answer.span import asks_ratio
+from serving.answer.span import asks_ratio, financial_nouns
 
 __all__ = ["TableRow", "row_value", "table_rows"]
 
@@ -51,6 +51,7 @@ class TableRow:
     cells: tuple[str, ...]
     headers: tuple[str, ...]  # the header row's cell over each cell ("" where it has none)
     unit: str = ""  # the scale its table states ("in millions of dollars"), from the caption or header
+    measure: str = ""  # what its figures measure: the group row above it ("Operating income:"), else the next total row
 
     def sentence(self) -> str:
         """The row as it is quoted: ``label (unit) — header: cell; header: cell``."""
@@ -127,26 +128,36 @@ def _rows_of(run: list[tuple[int, str]], caption: str = "") -> list[TableRow]:
     if any(re.fullmatch(r"pages?", h, re.IGNORECASE) for h in header):
         return []  # a table of contents
     out = []
+    group = ""  # the last row with a label and no figure: it names what the rows below it measure
     for start, line in run[1:]:
         cells = _cells(line)
         label, values = cells[0], cells[1:]
-        if not re.search(r"[^\W\d_]{2,}", label) or not any(_is_figure(v) for v in values):
+        if not re.search(r"[^\W\d_]{2,}", label):
+            continue
+        if not any(_is_figure(v) for v in values):
+            group = label if not values else group
             continue
         # a header with fewer cells than the row stands over its last cells (PDF headers have no label cell)
         over = header[1:] if len(header) == len(cells) else header[-len(values):] if len(header) <= len(values) else header[1:]
         heads = ([""] * (len(values) - len(over)) + list(over))[: len(values)]
         stripped = len(line) - len(line.lstrip())
         out.append(TableRow(start + stripped, start + len(line.rstrip()), label, tuple(values), tuple(heads),
-                            unit.group(0) if unit else ""))
-    return out
+                            unit.group(0) if unit else "", group))
+    measured = []
+    for i, row in enumerate(out):  # without a group row, the next total row names what a row measures
+        total = next((r.label for r in out[i:] if r.label.lower().startswith("total")), "")
+        measured.append(row if row.measure else TableRow(**{**row.__dict__, "measure": total}))
+    return measured
 
 
 def row_value(question: str, row: TableRow) -> str | None:
     """The figure of ``row`` in the column the question asks about: the one whose header names the question's
     year or quarter, and a whole year or part of one as the question does (:func:`serving.answer.periods.match`);
     without a year or quarter in the question, the row's first figure; None when the question names a year or
-    quarter no header of the row names (the table does not hold it). A percentage answers a question that asks for
-    a share or a rate (:func:`serving.answer.span.asks_ratio`), and only such a question.
+    quarter no header of the row names (the table does not hold it), or when the question names a measure ("operating
+    income") that neither the row's label nor what its table measures (``measure``: "Total net sales") names. A
+    percentage answers a question that asks for a share or a rate (:func:`serving.answer.span.asks_ratio`), and only
+    such a question.
 
     >>> row = TableRow(0, 0, "Operating income", ("7,207", "8,233"), ("Q3 2018", "Q3 2017"))
     >>> row_value("What was operating income in Q3 2017?", row), row_value("What was operating income?", row)
@@ -156,10 +167,17 @@ def row_value(question: str, row: TableRow) -> str | None:
     >>> row = TableRow(0, 0, "Net loss", ("(9,829)", "(70,193)"), ("Three Months Ended Dec. 31, 2024", "Year Ended Dec. 31, 2024"))
     >>> row_value("What was the net loss for the year ended December 31, 2024?", row)
     '(70,193)'
+    >>> segment = table_rows("(in thousands) | 2024\\nMetrology | $ 812,440\\nTotal net sales | $ 1,184,207")[0]
+    >>> segment.measure, row_value("What were Metrology's net sales?", segment), row_value("Its operating income?", segment)
+    ('Total net sales', '$ 812,440', None)
     >>> row = TableRow(0, 0, "Ohio Valley Bank", ("$ 70,000,000.00", "17.500000000%"), ("Commitment", "Applicable Percentage"))
     >>> row_value("What percentage of the commitments does Ohio Valley hold?", row), row_value("What is its commitment?", row)
     ('17.500000000%', '$ 70,000,000.00')
     """
+    wanted = financial_nouns(question)
+    measures = financial_nouns(row.measure)
+    if wanted and measures and not wanted & (measures | financial_nouns(row.label)):
+        return None  # a segment's net sales do not answer for its operating income
     asked = periods(question)
     share = asks_ratio(question)  # "what percentage …": the column of percentages, else never one
     figures = [(periods(h), c, (c.endswith("%") or "percent" in h.lower()) == share)  # each header read once

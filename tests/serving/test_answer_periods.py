@@ -150,3 +150,54 @@ def test_a_cover_line_naming_the_subject_does_not_outrank_the_answer():
     answer = asyncio.run(answerer.answer(question, [(cover, "Credit Agreement", 1.0, where),
                                                     (clause, "Credit Agreement › Section 2.01", 0.9, where)]))
     assert answer.answerable and answer.sentences[0].text == clause, answer.answer
+
+
+def test_which_bank_is_answered_by_an_organisation_the_question_does_not_name():
+    question = "Which bank serves as administrative agent under Northwind's credit agreement?"
+    assert expected_type(question) == "organization"
+    assert not holds_value(question, "NORTHWIND PRECISION INSTRUMENTS, INC., as the Borrower,")  # the asker's own name
+    assert not holds_value(question, "On March 14, 2025, the Borrower signed the agreement.")
+    answer = _ask(question,
+                  "On March 14, 2025, we entered into an amended and restated credit agreement providing for a $400.0 "
+                  "million revolving credit facility maturing in 2030.",
+                  "FIRST MERIDIAN BANK, N.A., as Administrative Agent, Swing Line Lender and L/C Issuer.")
+    assert answer.answerable and answer.answer_value == "FIRST MERIDIAN BANK", answer.answer
+    assert answer_span("Which accounting firm audited Calder's statements?",
+                       ["/s/ Pemberton Ashby LLP, Boston, Massachusetts"]) == "Pemberton Ashby LLP"
+
+
+def test_a_figure_for_another_place_or_in_another_unit_does_not_answer():
+    question = "How large, in square feet, is Northwind's manufacturing facility in Eindhoven?"
+    dayton = ("Our headquarters and principal manufacturing facility are located in Dayton, Ohio, in an owned building "
+              "of approximately 410,000 square feet.")
+    countries = "We also own a manufacturing facility in Eindhoven, the Netherlands, and lease offices in eleven countries."
+    refused = _ask(question, f"{dayton} {countries}")  # one passage: it names Eindhoven
+    assert not refused.answerable, refused.answer
+    stated = _ask(question, f"{dayton} Northwind owns a 95,000 square foot manufacturing facility in Eindhoven.")
+    assert stated.answerable and "95,000" in stated.answer and "410,000" not in stated.answer, stated.answer
+
+
+def test_a_year_that_names_the_document_is_stated_by_its_cover():
+    """"The 2025 credit agreement" names a document, whose cover is dated 2025 and whose page 40 is not; commitments
+    are an amount. A year asked as a period still needs the evidence."""
+    where = "northwind_credit_agreement.pdf Credit Agreement"
+    cover = "CREDIT AGREEMENT dated as of March 14, 2025 among NORTHWIND PRECISION INSTRUMENTS, INC., as the Borrower."
+    clause = "On the Closing Date, the Aggregate Commitments are $400,000,000."
+    question = "What are the aggregate lender commitments at closing under Northwind's 2025 credit agreement?"
+    assert expected_type(question) == "quantity"
+    passages = [(clause, "Credit Agreement › Section 2.01", 1.0, where), (cover, "Credit Agreement", 0.5, where)]
+    answer = asyncio.run(_answerer().answer(question, passages))
+    assert answer.answerable and answer.answer_value == "$400,000,000", answer
+    period = asyncio.run(_answerer().answer("What were the aggregate commitments of Northwind in 2025?", passages))
+    assert not period.answerable or "$400,000,000" not in period.answer, period
+
+
+def test_a_segment_row_of_one_measure_does_not_answer_for_another():
+    """A segment note's table of net sales (its total row says so) holds no segment's operating income."""
+    table = ("Our chief operating decision maker evaluates performance based on segment operating income.\n\n"
+             "(in thousands) | 2024 | 2023\nIndustrial Metrology | $ 812,440 | $ 735,106\n"
+             "Life Science Instruments | 371,767 | 357,582\nTotal net sales | $ 1,184,207 | $ 1,092,688")
+    refused = _ask("What was operating income for Northwind's Industrial Metrology segment in 2024?", table)
+    assert "812,440" not in refused.answer, refused.answer
+    sales = _ask("What were net sales of Northwind's Industrial Metrology segment in 2024?", table)
+    assert sales.answerable and sales.answer_value == "$ 812,440", sales.answer
