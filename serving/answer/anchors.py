@@ -31,7 +31,8 @@ import unicodedata
 
 from serving.answer.verify import content_words, normalize, unglue
 
-__all__ = ["anchors", "counted_noun", "elsewhere", "is_question", "missing_anchors", "names_counted", "subject_names"]
+__all__ = ["anchors", "counted_noun", "elsewhere", "is_question", "missing_anchors", "names_counted", "names_places",
+           "subject_names"]
 
 _TOKEN = re.compile(r"[^\W_][\w.:+/-]*[\w+]|[^\W_]")  # any script: Gödel, Zürich, Москва
 #: Capitalised words that start or shape a question rather than name a thing.
@@ -130,16 +131,21 @@ def _document_years(question: str, document: str) -> set[str]:
 
 def subject_names(question: str, document: str, subject: str) -> list[str]:
     """The words of the question's names that name the document's subject (a word of the name is in ``subject``,
-    the document's path and title) and that ``document`` (its passages in the context) states.
+    the document's path and title: its first word, or most of its words) and that ``document`` (its passages in the
+    context) states. A segment's name sharing one word with the company's is not the company.
 
     >>> subject_names("What does Northwind Precision owe Ohio Valley Bank?", "NORTHWIND PRECISION, INC., as the Borrower",
     ...               "northwind_credit_agreement.pdf Credit Agreement")
     ['northwind', 'precision']
+    >>> subject_names("What were Life Science Instruments' sales?", "Life Science Instruments | 371,767",
+    ...               "northwind_10k.pdf NORTHWIND PRECISION INSTRUMENTS, INC.")
+    []
     """
     if not (document and subject):
         return []
     named, about = _words(document), set(re.findall(r"[^\W\d_]+", normalize(subject)))
-    return [a for group in _names(question) if about & set(group) for a in group if a in named]
+    return [a for group in _names(question) if group[0] in about or 2 * len(about & set(group)) > len(group)
+            for a in group if a in named]
 
 
 def _names(question: str) -> list[list[str]]:
@@ -250,6 +256,18 @@ def elsewhere(question: str, sentence: str) -> bool:
     stated = _places(sentence)
     words = _words(sentence)
     return bool(stated) and not any(all(w in words for w in place.split()) for place in asked)
+
+
+def names_places(question: str, text: str) -> bool:
+    """Whether ``text`` names every place the question names with "in"/"at" (True when it names none). A figure
+    for the whole company, stated without a place, does not answer for its revenue in Japan.
+
+    >>> q = "How much VELORA revenue did Lakeshore generate in Japan in the fourth quarter?"
+    >>> names_places(q, "VELORA revenue was $104.8 million in the fourth quarter."), names_places(q, "Japan | 12.1")
+    (False, True)
+    """
+    words = _words(text)
+    return all(all(w in words for w in place.split()) for place in _places(question))
 
 
 def is_question(sentence: str) -> bool:

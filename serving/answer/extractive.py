@@ -38,7 +38,7 @@ from pipelines.chunk.sentences import split_sentences
 from pipelines.parse.rst import clean_inline
 from serving.analysis.decompose import decompose, question_end
 from serving.answer.anchors import (anchors, counted_noun, elsewhere, is_question, missing_anchors, names_counted,
-                                    subject_names)
+                                    names_places, subject_names)
 from serving.answer.boilerplate import asks_about_audit, is_audit_wording, is_boilerplate, is_reference_section
 from serving.answer.periods import conflicts, own_periods, periods
 from serving.answer.span import answer_span, expected_type, holds_value, same_value
@@ -407,6 +407,9 @@ class ExtractiveAnswerer:
             eligible = [s for s in eligible if s.holds]
         if kind in _AGREEING:  # a figure for Dayton does not answer for Eindhoven
             eligible = [s for s in eligible if not elsewhere(question, s.text)]
+        if kind in ("quantity", "number"):  # nor does one for the whole company, unless its document is about the place
+            eligible = [s for s in eligible
+                        if names_places(question, f"{s.header} {_where(passages[s.n - 1])} {s.text}")]
         noun = counted_noun(question)
         if noun is not None:
             eligible = [s for s in eligible if names_counted(noun, s.text)]

@@ -22,7 +22,7 @@ True
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 __all__ = ["Periods", "conflicts", "match", "own_periods", "periods"]
 
@@ -45,19 +45,31 @@ class Periods:
     quarters: frozenset[int] = frozenset()
     annual: bool = False
     interim: bool = False
+    dates: frozenset[tuple[int, int]] = field(default=frozenset(), repr=False)  # (year, month) of each day named
 
     def __bool__(self) -> bool:
         return bool(self.years or self.quarters or self.annual or self.interim)
 
 
+_MONTHS = {m: i for i, m in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)}
+#: A day: "September 30, 2024", "Dec. 31, 2024", "Sept. 30, 2024".
+_DAY = re.compile(r"\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2},?\s+((?:19|20)\d\d)\b")
+
+
 def periods(text: str) -> Periods:
-    """The periods ``text`` names (see the module docstring)."""
+    """The periods ``text`` names (see the module docstring).
+
+    >>> sorted(periods("cash as of September 30, 2024 and Dec. 31, 2023").dates)
+    [(2023, 12), (2024, 9)]
+    """
     years = {int(m.group(0)) for m in _YEAR.finditer(text)}
     for m in _FY.finditer(text):
         digits = m.group(1)
         years.add(int(digits) if len(digits) == 4 else 2000 + int(digits))
     quarters = {(_ORDINALS[m.group(1).lower()] if m.group(1) else int(m.group(2))) for m in _QUARTER.finditer(text)}
-    return Periods(frozenset(years), frozenset(quarters), bool(_ANNUAL.search(text)), bool(_INTERIM.search(text)))
+    dates = {(int(m.group(2)), _MONTHS[m.group(1)[:3].lower()]) for m in _DAY.finditer(text)}
+    return Periods(frozenset(years), frozenset(quarters), bool(_ANNUAL.search(text)), bool(_INTERIM.search(text)),
+                   frozenset(dates))
 
 
 #: What introduces the period a figure is compared with: "… compared with the fourth quarter of 2023".
@@ -92,9 +104,16 @@ def own_periods(text: str) -> Periods:
 
 def conflicts(asked: Periods, stated: Periods) -> bool:
     """Whether a sentence naming ``stated`` is about another period than the question naming ``asked``: it
-    names years and none asked, names quarters and none asked, or names only part of a year where a whole year is
-    asked (or the reverse). A sentence that names no period of a kind never conflicts on it."""
+    names years and none asked, names quarters and none asked, names days of other months than the day asked ("as of
+    September 30, 2024" is not "December 31, 2024"), or names only part of a year where a whole year is asked (or the
+    reverse). A sentence that names no period of a kind never conflicts on it.
+
+    >>> conflicts(periods("What was cash as of September 30, 2024?"), periods("Cash — December 31, 2024: 882,114"))
+    True
+    """
     if asked.years and stated.years and not asked.years & stated.years:
+        return True
+    if asked.dates and stated.dates and not asked.dates & stated.dates:
         return True
     if asked.quarters and stated.quarters and not asked.quarters & stated.quarters:
         return True

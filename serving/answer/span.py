@@ -33,6 +33,7 @@ _NUMBER_WORDS = ("zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|t
 _NUMBER = re.compile(r"\b(?:\d+(?:[.,]\d+)*%?|(?:" + _NUMBER_WORDS + r"))(?:\s+(?!of\b|the\b|and\b|on\b|in\b)"
                      r"[a-z]+(?![\w-]))?", re.IGNORECASE)  # a unit, not the first half of "full-time"
 #: A version: 2.5.44, and with a letter suffix as util-linux and OpenSSL write them (2.10h, 1.1.1k).
+_PERCENT = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*\s?(?:%|percent\b|per cent\b)")
 _VERSION = re.compile(r"\b\d+\.\d+(?:\.\d+)*[a-z]?\b")
 _YEAR = re.compile(r"\b(?:1[89]\d\d|20\d\d)\b")
 _IDENTIFIER = re.compile(r"(?<![\w-])(?:--?[A-Za-z][\w-]*|[A-Za-z_][\w]*\(\d\w*\)|[A-Z][A-Z0-9]*_[A-Z0-9_]+"
@@ -148,11 +149,14 @@ def _quantity(question: str, sentences: Sequence[str]) -> str | None:
     ...           "fourth quarter of 2024, compared with $84.0 million for the fourth quarter of 2023, and $401.9 million "
     ...           "for the full year 2024, compared with $309.5 million for 2023."])
     '$401.9 million'
+    >>> _quantity("By what percentage did product revenue grow?", ["Product revenue of $376.2 million, up 31% year over year"])
+    '31%'
     """
     stated = set(re.findall(r"\d+(?:[.,]\d+)*", question))
     terms = {w.lower()[:5] for w in re.findall(r"[A-Za-z]{3,}", question)}
     wanted = periods(question)
     ratio = asks_ratio(question) or not _FINANCIAL_NOUN.search(question)
+    percent_asked = bool(re.search(r"percent|%", question, re.I))  # "by what percentage": the percentage, not the amount
     for sentence in sentences:
         best, best_key = None, None
         found = list(_QUANTITY.finditer(sentence))
@@ -170,7 +174,9 @@ def _quantity(question: str, sentences: Sequence[str]) -> str | None:
             marked = bool(re.search(r"%|percent|[$€£]|USD|EUR|GBP|illion|thousand|basis", value, re.I)) or "." in digits[0]
             if not marked or (not ratio and re.search(r"%|percent|basis points", value, re.I)):
                 continue  # an amount asked ("What were net sales?"): "14.8% of net sales" is not one
-            key = (-_period_fit(wanted, sentence, found, i), _distance_to_terms(sentence, terms, m.start()))
+            share = bool(re.search(r"%|percent|basis points", value, re.I))
+            key = (percent_asked and not share, -_period_fit(wanted, sentence, found, i),
+                   _distance_to_terms(sentence, terms, m.start()))
             if best_key is None or key < best_key:
                 best, best_key = value, key
         if best is not None:
@@ -181,9 +187,22 @@ def _quantity(question: str, sentences: Sequence[str]) -> str | None:
 def _period_fit(wanted: Periods, sentence: str, found: list[re.Match], i: int) -> int:
     """How well the period stated next to figure ``i`` of ``sentence`` (its figures ``found``) fits the asked one:
     the words up to the next figure ("$401.9 million *for the full year 2024*, …"), else those since the previous
-    one ("*In 2024,* revenue was $5.1 million") (:func:`serving.answer.periods.match`); 0 when none is asked."""
+    one ("*In 2024,* revenue was $5.1 million") (:func:`serving.answer.periods.match`); 0 when none is asked. In
+    "$41.7 million, $38.2 million and $33.9 million in fiscal 2024, 2023 and 2022, respectively" the n-th figure is
+    the n-th year's.
+
+    >>> s = "R&D expense was $41.7 million, $38.2 million and $33.9 million in 2024, 2023 and 2022, respectively."
+    >>> found = list(_QUANTITY.finditer(s))
+    >>> [_period_fit(periods("R&D expense in fiscal 2023?"), s, found, i) for i in range(3)]
+    [-2, 2, -2]
+    """
     if not wanted:
         return 0
+    if re.search(r"\brespectively\b", sentence):
+        years = [m for m in found if re.fullmatch(r"(?:19|20)\d\d", m.group(0).strip(" .,;:"))]
+        figures = [m for m in found if m not in years]
+        if len(figures) == len(years) >= 2 and found[i] in figures and years[0].start() > figures[-1].end():
+            return match(wanted, periods(years[figures.index(found[i])].group(0)))
     after = sentence[found[i].end(): found[i + 1].start() if i + 1 < len(found) else len(sentence)]
     stated = periods(after)
     if not stated:
@@ -342,7 +361,9 @@ def answer_span(question: str, sentences: Sequence[str]) -> str | None:
     if kind == "version":
         return _first_new(_VERSION, sentences, asked, starting=since)
     if kind == "number":  # a day of a date is no count: "As of December 31, 2024, we employed 2,840 people"
-        return _first_new(_NUMBER, [_undated(s) for s in sentences], asked)
+        undated = [_undated(s) for s in sentences]
+        share = _first_new(_PERCENT, undated, asked) if re.search(r"percent|%", question, re.I) else None
+        return share or _first_new(_NUMBER, undated, asked)  # "by what percentage": "up 31%", not "$376.2 million"
     if kind == "year":
         return _first_new(_YEAR, sentences, asked, starting=since)
     if kind == "date":

@@ -201,3 +201,40 @@ def test_a_segment_row_of_one_measure_does_not_answer_for_another():
     assert "812,440" not in refused.answer, refused.answer
     sales = _ask("What were net sales of Northwind's Industrial Metrology segment in 2024?", table)
     assert sales.answerable and sales.answer_value == "$ 812,440", sales.answer
+
+
+def test_the_figure_of_the_asked_period_and_kind_is_the_one_quoted():
+    """"$41.7 million, $38.2 million and $33.9 million in 2024, 2023 and 2022, respectively": the second is 2023's.
+    "Up 31%" answers by what percentage, the amount beside it does not."""
+    rd = _ask("What was Northwind's research and development expense in fiscal 2023?",
+              "Research and development expense was $41.7 million, $38.2 million and $33.9 million in fiscal 2024, 2023 "
+              "and 2022, respectively.")
+    assert rd.answer_value == "$38.2 million", rd
+    growth = _ask("By what percentage did Lakeshore's full-year 2024 product revenue grow?",
+                  "Full-year 2024 product revenue of $376.2 million, up 31% year over year.")
+    assert growth.answer_value == "31%", growth
+
+
+def test_a_figure_for_another_day_or_for_the_whole_company_does_not_answer():
+    """Asked for September 30, a December 31 balance does not answer; asked for Japan, the company's total does not."""
+    cash = "Cash, cash equivalents and marketable securities were $882.1 million as of December 31, 2024."
+    refused = _ask("What were Lakeshore's cash, cash equivalents and marketable securities as of September 30, 2024?", cash)
+    assert not refused.answerable, refused.answer
+    answered = _ask("What were Lakeshore's cash, cash equivalents and marketable securities as of December 31, 2024?", cash)
+    assert answered.answerable and answered.answer_value == "$882.1 million", answered
+    total = "VELORA net product revenue was $104.8 million in the fourth quarter of 2024. VELORA is approved in Japan."
+    japan = _ask("How much VELORA net product revenue did Lakeshore generate in Japan in the fourth quarter of 2024?", total)
+    assert not japan.answerable or "104.8" not in japan.answer, japan.answer
+
+
+def test_a_segment_sharing_a_word_with_the_company_is_not_its_subject():
+    """"Life Science Instruments" shares "Instruments" with "Northwind Precision Instruments": the total row, which
+    names neither the segment nor the company, does not cover the segment's name."""
+    where = "northwind_10k_2024.pdf NORTHWIND PRECISION INSTRUMENTS, INC., Form 10-K"
+    table = ("(in thousands) | 2024 | 2023\nTotal net sales | $ 1,184,207 | $ 1,092,688\n"
+             "Life Science Instruments | 371,767 | 357,582")
+    cover = "NORTHWIND PRECISION INSTRUMENTS, INC. Annual report for the fiscal year ended December 31, 2024."
+    answer = asyncio.run(_answerer().answer(
+        "What were net sales of Northwind Precision Instruments' Life Science Instruments segment in 2024?",
+        [(table, "10-K › Note 10 - Segment Information", 1.0, where), (cover, "10-K", 0.5, where)]))
+    assert answer.answerable and answer.answer_value == "371,767", answer
