@@ -229,10 +229,23 @@ def names_counted(noun: str, sentence: str) -> bool:
 _AT_PLACE = re.compile(r"\b(?:in|at|near)\s+((?:[A-Z][a-z][\w'’.-]*)(?:\s+[A-Z][a-z][\w'’.-]*)*)")
 
 
+#: Capitalised words after "in" that name a part of a document or a period, not a place ("in Item 7", "in Fiscal 2024").
+_NOT_PLACES = frozenset("""
+item items note notes part section sections exhibit exhibits schedule article table figure chapter appendix fiscal
+year quarter form
+""".split())
+
+
 def _places(text: str) -> set[str]:
+    """The places ``text`` names with "in", "at" or "near".
+
+    >>> sorted(_places("Revenue in Japan and at Dayton, Ohio, as shown in Item 7 for Fiscal 2024 in March"))
+    ['dayton', 'japan']
+    """
     out = set()
     for name in _AT_PLACE.findall(text):
-        words = [w for w in (_normal(t) for t in name.split()) if w not in _CALENDAR and w not in _QUESTION_WORDS]
+        words = [w for w in (_normal(t) for t in name.split())
+                 if w not in _CALENDAR and w not in _QUESTION_WORDS and w not in _NOT_PLACES]
         if words:
             out.add(" ".join(words))
     return out
