@@ -160,6 +160,7 @@ def _quantity(question: str, sentences: Sequence[str]) -> str | None:
     for sentence in sentences:
         best, best_key = None, None
         found = list(_QUANTITY.finditer(sentence))
+        respective = _respective_years(sentence, found) if wanted else {}  # read once per sentence
         for i, m in enumerate(found):
             value = m.group(0).strip(" .,;:-–")
             digits = re.findall(r"\d+(?:[.,]\d+)*", value)
@@ -175,7 +176,7 @@ def _quantity(question: str, sentences: Sequence[str]) -> str | None:
             if not marked or (not ratio and re.search(r"%|percent|basis points", value, re.I)):
                 continue  # an amount asked ("What were net sales?"): "14.8% of net sales" is not one
             share = bool(re.search(r"%|percent|basis points", value, re.I))
-            key = (percent_asked and not share, -_period_fit(wanted, sentence, found, i),
+            key = (percent_asked and not share, -_period_fit(wanted, sentence, found, i, respective),
                    _distance_to_terms(sentence, terms, m.start()))
             if best_key is None or key < best_key:
                 best, best_key = value, key
@@ -184,7 +185,22 @@ def _quantity(question: str, sentences: Sequence[str]) -> str | None:
     return None
 
 
-def _period_fit(wanted: Periods, sentence: str, found: list[re.Match], i: int) -> int:
+def _respective_years(sentence: str, found: list[re.Match]) -> dict[int, str]:
+    """In "$41.7 million, $38.2 million and $33.9 million in 2024, 2023 and 2022, respectively": the year of each
+    figure, by its index in ``found`` (empty for any other sentence)."""
+    if not re.search(r"\brespectively\b", sentence):
+        return {}
+    is_year = [bool(re.fullmatch(r"(?:19|20)\d\d", m.group(0).strip(" .,;:"))) for m in found]
+    years = [m.group(0).strip(" .,;:") for m, y in zip(found, is_year) if y]
+    figures = [i for i, y in enumerate(is_year) if not y]
+    first_year = next((m.start() for m, y in zip(found, is_year) if y), -1)
+    if len(figures) != len(years) or len(years) < 2 or first_year < found[figures[-1]].end():
+        return {}
+    return dict(zip(figures, years))
+
+
+def _period_fit(wanted: Periods, sentence: str, found: list[re.Match], i: int,
+                respective: dict[int, str] | None = None) -> int:
     """How well the period stated next to figure ``i`` of ``sentence`` (its figures ``found``) fits the asked one:
     the words up to the next figure ("$401.9 million *for the full year 2024*, …"), else those since the previous
     one ("*In 2024,* revenue was $5.1 million") (:func:`serving.answer.periods.match`); 0 when none is asked. In
@@ -198,11 +214,9 @@ def _period_fit(wanted: Periods, sentence: str, found: list[re.Match], i: int) -
     """
     if not wanted:
         return 0
-    if re.search(r"\brespectively\b", sentence):
-        years = [m for m in found if re.fullmatch(r"(?:19|20)\d\d", m.group(0).strip(" .,;:"))]
-        figures = [m for m in found if m not in years]
-        if len(figures) == len(years) >= 2 and found[i] in figures and years[0].start() > figures[-1].end():
-            return match(wanted, periods(years[figures.index(found[i])].group(0)))
+    respective = _respective_years(sentence, found) if respective is None else respective
+    if i in respective:
+        return match(wanted, periods(respective[i]))
     after = sentence[found[i].end(): found[i + 1].start() if i + 1 < len(found) else len(sentence)]
     stated = periods(after)
     if not stated:
