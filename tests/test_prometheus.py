@@ -429,6 +429,11 @@ def test_dashboards_and_alerts_against_a_real_prometheus(prometheus, ray_session
             prom.wait_for("ray_data_output_rows", timeout=90)
 
         # 7. Every dashboard query returns data (or is exempt, with its reason), and a number, not NaN.
+        #    Ray's metrics agent keeps a gauge for two of its emitter's export intervals (2 x 10 s) and drops it
+        #    from the scrape when an export comes later than that, which on 2 cores under load happens: Prometheus
+        #    then marks the series stale and an instant query is empty until the next export, as a live dashboard
+        #    shows a gap. A panel found empty is asked again, with traffic, for up to 60 s; one that never has data
+        #    still fails the test.
         empty, checked, nan_only = [], 0, []
         for board, title, legend, expr in panel_queries():
             data = prom.query(substitute(expr))  # asserts status success
@@ -436,11 +441,18 @@ def test_dashboards_and_alerts_against_a_real_prometheus(prometheus, ray_session
                 continue
             checked += 1
             if not data["result"]:
-                empty.append(f"{board} / {title} [{legend}]: {substitute(expr)}")
+                empty.append((f"{board} / {title} [{legend}]", substitute(expr)))
             elif all(math.isnan(float(s["value"][1])) for s in data["result"]):
                 nan_only.append(f"{board} / {title} [{legend}]: {substitute(expr)}")
-        print(f"{checked - len(empty)} of {checked} panel queries returned data; NaN-only (a rate window without "
-              f"increase): {nan_only}")
+        first_empty = list(empty)
+        deadline = time.monotonic() + 60
+        while empty and time.monotonic() < deadline:
+            search()
+            time.sleep(2)
+            empty = [(panel, expr) for panel, expr in empty if not prom.query(expr)["result"]]
+        print(f"{checked - len(empty)} of {checked} panel queries returned data (empty at first, then back: "
+              f"{[panel for panel, expr in first_empty if (panel, expr) not in empty]}); NaN-only (a rate window "
+              f"without increase): {nan_only}")
 
         # 7b. Every dashboard variable's query (Grafana's label_values(metric, label)) finds values: the
         #     session and application pickers would otherwise be empty and every panel blank.
@@ -479,7 +491,7 @@ def test_dashboards_and_alerts_against_a_real_prometheus(prometheus, ray_session
                          '(rate(ray_strata_query_stage_seconds_bucket{stage="total"}[5m])))')["result"]
         print(f"alerts: {states}; search p99 over 5 min: {[r['value'][1] for r in p99]} s; "
               f"test took {time.monotonic() - t0:.0f} s")
-        assert not empty, "dashboard queries without data:\n" + "\n".join(empty)
+        assert not empty, "dashboard queries without data:\n" + "\n".join(f"{p}: {e}" for p, e in empty)
         assert not nan_only, "dashboard queries that are NaN:\n" + "\n".join(nan_only)
         assert checked >= 75, checked
         assert all(fired(name) for name in wanted), states
@@ -488,7 +500,11 @@ def test_dashboards_and_alerts_against_a_real_prometheus(prometheus, ray_session
         # in production its `for: 5m` (zeroed here) keeps a short outage like that one quiet. Node memory and
         # search latency depend on the machine, not on Strata: in the full test suite on 2 cores the p99 of this
         # short burst of uncached searches has passed 2 s (StrataQueryLatencyP99High, `for: 10m` in production).
-        allowed = wanted | {"StrataQueryNoSuccessfulRequests", "RayNodeMemoryHigh", "StrataQueryLatencyP99High"}
+        # StrataIngestStalled (`for: 15m` in production) can hold while the first ingest of a fresh Prometheus runs
+        # on a loaded machine: Ray Data reports the dataset RUNNING before the writer's document counter has two
+        # samples, and a counter's first sample is no increase.
+        allowed = wanted | {"StrataQueryNoSuccessfulRequests", "RayNodeMemoryHigh", "StrataQueryLatencyP99High",
+                            "StrataIngestStalled"}
         assert {n for n, s in states.items() if s == "firing"} <= allowed, states
     finally:
         stop_polling.set()
