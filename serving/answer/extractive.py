@@ -41,7 +41,7 @@ from serving.answer.anchors import (anchors, counted_noun, elsewhere, is_questio
                                     names_places, subject_names)
 from serving.answer.boilerplate import asks_about_audit, is_audit_wording, is_boilerplate, is_reference_section
 from serving.answer.periods import conflicts, own_periods, periods
-from serving.answer.span import answer_span, expected_type, holds_value, same_value
+from serving.answer.span import answer_span, defined_term, defines, expected_type, holds_value, same_value
 from serving.answer.tables import TableRow, row_value, table_rows
 from serving.answer.verify import content_words, normalize
 from serving.rerank.combine import minmax
@@ -471,12 +471,18 @@ class ExtractiveAnswerer:
         scored = eligible
         if kind in CHECKED_VALUES:  # a sentence that states the kind of value asked leads
             scored = [s for s in eligible if s.holds] + [s for s in eligible if not s.holds]
+        term = defined_term(question)  # "How does the agreement define X?": the sentence that defines X leads
+        definition = term is not None and any(defines(term, s.text) for s in scored)
+        if definition:
+            scored = [s for s in scored if defines(term, s.text)] + [s for s in scored if not defines(term, s.text)]
         best = scored[0]
         value = _value(question, best) if kind in _AGREEING else None
         chosen = [best]
         for s in scored[1:]:
             if len(chosen) >= self.settings.max_sentences:
                 break
+            if definition:
+                continue  # the defining sentence alone: its neighbours define other terms, other passages use it
             if s.score >= self.settings.relative_cutoff * best.score and s.text not in {c.text for c in chosen} \
                     and (s.n == best.n or coverage(question, s.text) > 0
                          and (value is None or same_value(value, _value(question, s) or ""))):

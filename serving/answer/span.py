@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from serving.answer.periods import Periods, match, periods
 from serving.answer.verify import content_words
 
-__all__ = ["answer_span", "asks_ratio", "expected_type", "holds_value", "same_value"]
+__all__ = ["answer_span", "asks_ratio", "defined_term", "defines", "expected_type", "holds_value", "same_value"]
 
 _NUMBER_WORDS = ("zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|sixteen|twenty|thirty|"
                  "forty|fifty|sixty|hundred|thousand|million|billion")
@@ -514,3 +514,49 @@ def _best_name(question: str, sentences: Sequence[str], asked: set[str]) -> str 
             fit = 2.0 if any(shape.match(value) for shape in shapes) else 0.0
             scores[value] = scores.get(value, fit) + 1.0 + 0.25 * min(near, 4)
     return max(scores, key=lambda v: (scores[v], -len(v))) if scores else None
+
+
+#: "How does the agreement define X?", "What is the definition of X?", "What does X mean?", "What is meant by X?".
+_ASKS_DEFINITION = re.compile(
+    r"(?:\bhow (?:does|do|did|would)\b[^?]*?\bdefine|^\s*define)\s+(?:the\s+(?:term\s+)?|a\s+|an\s+)?[\"“']?"
+    r"(?P<a>[^?\"”']+?)[\"”']?(?:\s+as\b[^?]*)?\s*(?:\?|$)|"
+    r"\bhow (?:is|are) (?:the\s+(?:term\s+)?|a\s+|an\s+)?[\"“']?(?P<e>[^?\"”']+?)[\"”']? defined\b|"
+    r"\b(?:definition|meaning) of\s+(?:the\s+(?:term\s+)?|a\s+|an\s+)?[\"“']?(?P<b>[^?\"”']+?)[\"”']?\s*(?:\?|$)|"
+    r"\bwhat (?:does|do)\s+(?:the\s+(?:term\s+)?)?[\"“']?(?P<c>[^?\"”']+?)[\"”']?\s+mean\b|"
+    r"\bwhat is meant by\s+(?:the\s+(?:term\s+)?)?[\"“']?(?P<d>[^?\"”']+?)[\"”']?\s*(?:\?|$)", re.IGNORECASE)
+
+
+def defined_term(question: str) -> str | None:
+    """The term whose definition ``question`` asks for, else None.
+
+    >>> defined_term("How does Northwind's 2025 credit agreement define the Consolidated Leverage Ratio?")
+    'Consolidated Leverage Ratio'
+    >>> defined_term('What does "Applicable Rate" mean in the agreement?'), defined_term("What is the definition of a Lender?")
+    ('Applicable Rate', 'Lender')
+    >>> defined_term("What was the consolidated leverage ratio at year end?") is None
+    True
+    >>> defined_term("Which standard defines the glob rules?") is None, defined_term("How is a Business Day defined?")
+    (True, 'Business Day')
+    """
+    m = _ASKS_DEFINITION.search(question)
+    if m is None:
+        return None
+    term = next(g for g in m.groups() if g).strip(" ,;:")
+    return term if 0 < len(term.split()) <= 8 else None
+
+
+def defines(term: str, sentence: str) -> bool:
+    """Whether ``sentence`` defines ``term``: the term (quoted or not) followed by "means", "shall mean", "is defined
+    as", "refers to" or "has the meaning".
+
+    >>> defines("Consolidated Leverage Ratio", "“Consolidated Leverage Ratio” means, as of any date, the ratio of (a) "
+    ...         "Consolidated Funded Indebtedness to (b) Consolidated EBITDA.")
+    True
+    >>> defines("Consolidated Leverage Ratio", "The Borrower will not permit the Consolidated Leverage Ratio to be "
+    ...         "greater than 3.50 to 1.00.")
+    False
+    """
+    words = r"\s+".join(re.escape(w) for w in term.split())
+    return re.search(r"[\"“']?\b" + words + r"\b[\"”']?\s*(?:,[^,]{0,40},\s*)?(?:means|shall mean|is defined as|"
+                     r"shall be defined as|refers to|has the meaning)\b", sentence, re.IGNORECASE) is not None
+

@@ -238,3 +238,16 @@ def test_a_segment_sharing_a_word_with_the_company_is_not_its_subject():
         "What were net sales of Northwind Precision Instruments' Life Science Instruments segment in 2024?",
         [(table, "10-K › Note 10 - Segment Information", 1.0, where), (cover, "10-K", 0.5, where)]))
     assert answer.answerable and answer.answer_value == "371,767", answer
+
+
+def test_a_definition_question_is_answered_by_the_sentence_that_defines_the_term():
+    """"How does the agreement define X?" is answered by '"X" means …', not by a covenant that uses X and outranks
+    it (here it is longer, so the stub cross-encoder scores it higher), and the definitions around it are not quoted."""
+    question = "How does Northwind's credit agreement define the Consolidated Leverage Ratio?"
+    covenant = ("The Borrower will not permit the Consolidated Leverage Ratio as of the end of any fiscal quarter of the "
+                "Borrower to be greater than 3.50 to 1.00, as tested on the last day of each fiscal quarter.")
+    definitions = ("“Consolidated Leverage Ratio” means the ratio of (a) Consolidated Funded Indebtedness to (b) "
+                   "Consolidated EBITDA. “Applicable Rate” means the percentage set forth in the pricing grid.")
+    answer = _ask(question, covenant, definitions)
+    assert answer.answerable and answer.sentences[0].text.startswith("“Consolidated Leverage Ratio” means"), answer.answer
+    assert len(answer.sentences) == 1 and "3.50" not in answer.answer, answer.answer
