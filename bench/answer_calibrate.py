@@ -30,7 +30,8 @@
    (``cluster/models/artifacts/strata-reranker-minilm-l6``, its manifest updated) and installed.
 6. Every set is then answered with the fitted model through the same path and scored by the answer
    evaluation (:mod:`offline.eval.answers`). One JSON line is appended to
-   ``bench/results/answer-quality.jsonl``.
+   ``bench/results/answer-quality.jsonl``. The held-out ``*-test`` sets print their summary line only
+   (``--show-held-out`` prints their per-question rows too), so that reading a run does not tune on them.
 """
 
 from __future__ import annotations
@@ -255,6 +256,9 @@ def main() -> None:
     parser.add_argument("--work", type=Path, default=WORK, help="where the indexes are built")
     parser.add_argument("--write", action="store_true", help="store the model with the shipped cross-encoder")
     parser.add_argument("--change", default="", help="what changed, for the results row")
+    parser.add_argument("--show-held-out", action="store_true",
+                        help="print the per-question rows of the held-out (*-test) sets too; by default they are only "
+                             "scored, so that reading a run does not tune on them")
     args = parser.parse_args()
     say = lambda m: print(m, flush=True)  # noqa: E731
 
@@ -323,7 +327,8 @@ def main() -> None:
     rows = []
     for name, qa, kind, fit in SETS:
         say(f"== {name} ({kind}) with the fitted model")
-        _, _, report = evaluate(configs[kind], qa, None, say)
+        held_out = name.endswith("-test") and not args.show_held_out
+        _, _, report = evaluate(configs[kind], qa, None, (lambda m: None) if held_out else say)
         m = report.metrics
         rows.append({"set": name, "kind": kind, "fitted": fit, **{k: None if m.get(k) is None else round(m[k], 4) for k in (
             "answer_rate", "refusal_accuracy", "citation_precision", "contains", "exact_match", "token_f1",
