@@ -472,17 +472,16 @@ class ExtractiveAnswerer:
         if kind in CHECKED_VALUES:  # a sentence that states the kind of value asked leads
             scored = [s for s in eligible if s.holds] + [s for s in eligible if not s.holds]
         term = defined_term(question)  # "How does the agreement define X?": the sentence that defines X leads
-        definition = term is not None and any(defines(term, s.text) for s in scored)
-        if definition:
-            scored = [s for s in scored if defines(term, s.text)] + [s for s in scored if not defines(term, s.text)]
+        defining = [s for s in scored if defines(term, s.text)] if term is not None else []
+        if defining:
+            scored = defining + [s for s in scored if not any(s is d for d in defining)]
         best = scored[0]
         value = _value(question, best) if kind in _AGREEING else None
         chosen = [best]
-        for s in scored[1:]:
+        # a definition is quoted alone: the sentences beside it define other terms, other passages only use it
+        for s in [] if defining else scored[1:]:
             if len(chosen) >= self.settings.max_sentences:
                 break
-            if definition:
-                continue  # the defining sentence alone: its neighbours define other terms, other passages use it
             if s.score >= self.settings.relative_cutoff * best.score and s.text not in {c.text for c in chosen} \
                     and (s.n == best.n or coverage(question, s.text) > 0
                          and (value is None or same_value(value, _value(question, s) or ""))):
