@@ -48,6 +48,13 @@ january february march april may june july august september october november dec
 monday tuesday wednesday thursday friday saturday sunday
 """.split())
 _FIGURE = re.compile(r"^\d+(?:[.,]\d+)*$")
+#: A reporting period written as a code (FY2024, FY'24, CY2023, Q1, 1Q25, H2, 2H24): the period, not a thing. A fiscal
+#: or calendar year stands for its year, which the evidence must state as it must "2024"; a quarter or half is left to
+#: :mod:`serving.answer.periods`, which matches it against "the first quarter of 2025" and "March 29, 2025".
+_PERIOD_CODE = re.compile(r"^(?:(?P<year_kind>FY|CY)'?(?P<year>\d{2}|\d{4})|Q[1-4](?:'?\d{2}|\d{4})?|[1-4]Q'?\d{2}|"
+                          r"H[12](?:'?\d{2}|\d{4})?|[12]H'?\d{2})$", re.IGNORECASE)
+#: Currency codes name the unit a figure is asked in ("net sales (in USD thousands)"), not what it is about.
+_CURRENCY_CODES = frozenset("usd eur gbp jpy cny rmb chf cad aud inr krw hkd sgd sek nok dkk brl mxn zar".split())
 
 
 def _normal(token: str) -> str:
@@ -70,6 +77,11 @@ def anchors(question: str) -> list[str]:
 
     >>> anchors("HOW DO I COMPRESS A FILE WITH BZIP2 IN 2024?"), anchors("IS THE UK GDP UP?")
     (['bzip2', '2024'], [])
+
+    A period code is its year or nothing, and a currency code is a unit:
+
+    >>> anchors("What was Globex's FY24 net sales (in USD thousands)?"), anchors("What was the Q1 2025 tax rate?")
+    (['globex', '2024'], ['2025'])
     """
     out: list[str] = []
     text = unglue(unicodedata.normalize("NFC", question).replace("’", "'"))
@@ -78,6 +90,15 @@ def anchors(question: str) -> list[str]:
         token = match.group(0)
         word = _normal(token)
         if not word or word in out or word in _CALENDAR:
+            continue
+        period = _PERIOD_CODE.match(token.strip(".:/-"))
+        if period:
+            year = period.group("year")
+            year = f"20{year}" if year and len(year) == 2 else year
+            if year and year not in out:
+                out.append(year)
+            continue
+        if word in _CURRENCY_CODES:
             continue
         identifier = bool(re.search(r"[_.:/+]|\d", token)) and not _FIGURE.match(token)
         acronym = cased and len(token) >= 2 and token.isupper() and token.isalpha()

@@ -37,6 +37,7 @@ from cluster.config import ExtractiveConfig, StrataConfig
 from pipelines.chunk.sentences import split_sentences
 from pipelines.parse.rst import clean_inline
 from serving.analysis.decompose import decompose, question_end
+from serving.analysis.period_codes import spell_period_codes
 from serving.answer.anchors import (anchors, counted_noun, elsewhere, is_question, missing_anchors, names_counted,
                                     names_places, subject_names)
 from serving.answer.boilerplate import asks_about_audit, is_audit_wording, is_boilerplate, is_reference_section
@@ -252,17 +253,30 @@ def resolve_answerability(cfg: StrataConfig) -> Answerability:
 
 def asked(question: str) -> str:
     """The question without the instructions after it: what the reader is told to do ("Give a response relying
-    on the cash flow statement.", "Answer in one word.") is no part of what the passages must state.
+    on the cash flow statement.", "Answer in one word.") is no part of what the passages must state. Its period codes
+    are spelled out as filings write them (:func:`serving.analysis.period_codes.spell_period_codes`).
 
     >>> asked("What was the FY2018 capital expenditure for 3M? Give a response relying on the cash flow statement.")
-    'What was the FY2018 capital expenditure for 3M?'
+    'What was the fiscal 2018 capital expenditure for 3M?'
     >>> asked("I run PostgreSQL 15. How do I set the WAL level?")
     'I run PostgreSQL 15. How do I set the WAL level?'
+
+    So is the unit it is to be answered in, which a table states in its caption if at all:
+
+    >>> asked("What is the FY2024 net sales amount (in USD thousands) for Globex?")
+    'What is the fiscal 2024 net sales amount for Globex?'
     """
+    question = spell_period_codes(_UNIT_ASKED.sub("", question))
     end = question_end(question)  # the Latin or the Arabic question mark that ends a question
     if end < 0 or not question[end:].strip():
         return question
     return question[:end]
+
+
+#: "(in USD thousands)", "(in millions)", "(USD billions)", "(in %)", "(as a percentage)": how to state the answer.
+_UNIT_ASKED = re.compile(r"\s*\((?:(?:in|as|expressed in|amounts? in|reported in)\s+)?(?:an?\s+)?(?:(?:US\$|USD|US dollars|"
+                         r"dollars|EUR|euros?|GBP|\$|€|£)\s*)?(?:thousands|millions|billions|percent(?:age)?|%|"
+                         r"basis points|US\$|USD|US dollars|dollars|EUR|euros?|GBP)(?:\s+of\s+\w+)?\s*\)", re.IGNORECASE)
 
 
 _MAX_QUESTIONS = 8  # retrieval searches the first awareness.max_targets; each of these is answered or named (CPU per message stays bounded)
@@ -325,13 +339,22 @@ def focus(question: str, sentence: str) -> float:
     return sum(1 for w in wanted if any(_same_word(w, v) or _same_word(_IRREGULAR.get(w, w), v) for v in words)) / len(wanted)
 
 
+_NOT_COVERED = frozenset({"fiscal", "amount"})
+
+
 def coverage(question: str, text: str) -> float:
     """Share of the question's distinct content words that ``text`` contains.
 
     >>> coverage("Which flag requests edge-triggered mode?", "EPOLLET requests edge-triggered behaviour")
     0.6
+
+    Two words say what kind of answer is asked, not what it is about: "fiscal" (the kind of year, as "Year Ended"
+    says; "fiscal 2024" is how :func:`asked` spells "FY2024") and "amount" ("the FY2024 capex amount"):
+
+    >>> coverage("What is the fiscal 2024 capex amount?", "R&D expense was $41.7 million in fiscal 2024.")
+    0.5
     """
-    wanted = set(content_words(question))
+    wanted = set(content_words(question)) - _NOT_COVERED
     if not wanted:
         return 0.0
     return len(wanted & set(content_words(text))) / len(wanted)

@@ -56,7 +56,14 @@ _ORGANIZATIONS = (r"(?:bank|firm|lender|agent|trustee|auditor|underwriter|insure
                   r"registrar|subsidiary|organi[sz]ation|institution)")
 _ASKS_ORGANIZATION = re.compile(r"\bwhich (?:\w+ ){0,2}?" + _ORGANIZATIONS + r"s?\b|\bwhat (?:\w+ )?"
                                 + _ORGANIZATIONS + r"\b(?= (?:is|was|are|were|serves?|served|acts?|acted|audits?|"
-                                r"audited|did|does|has|had|will|would)\b)", re.IGNORECASE)
+                                r"audited|did|does|has|had|will|would)\b)|"
+                                # "Who is Northwind's auditor?", "Who serves as trustee?", "Who audits …?": a role
+                                # only an organisation holds
+                                r"^\s*who\s+(?:audits?\b|audited\b|(?:is|was|are|were|serves?|served|acts?|acted)\s+"
+                                r"(?:as\s+)?(?:the\s+)?(?:[\w.&-]+(?:'s?|’s?)?\s+){0,5}?(?:independent\s+)?"
+                                r"(?:auditor|trustee|administrative agent|collateral agent|lender|underwriter|"
+                                r"transfer agent|registrar|custodian|registered public accounting firm)s?\b)",
+                                re.IGNORECASE)
 #: An organisation's name: capitalised words (or "&") ending in what only an organisation is called, in title case or
 #: in the capitals of a cover page ("FIRST MERIDIAN BANK, N.A.", "Pemberton Ashby LLP", "Tabulating Machine Company").
 _ORGANIZATION = re.compile(
@@ -211,16 +218,22 @@ def _period_fit(wanted: Periods, sentence: str, found: list[re.Match], i: int,
     >>> found = list(_QUANTITY.finditer(s))
     >>> [_period_fit(periods("R&D expense in fiscal 2023?"), s, found, i) for i in range(3)]
     [-2, 2, -2]
+    >>> s = "Our tax rate for the first quarter of 2025 was 23.0%, compared with 23.5% for the first quarter of 2024."
+    >>> found = list(_QUANTITY.finditer(s))
+    >>> [m.group(0) for m in found], [_period_fit(periods("tax rate in Q1 2025?"), s, found, i) for i in (1, 2)]
+    (['2025', '23.0%', '23.5%', '2024'], [5, 1])
     """
     if not wanted:
         return 0
     respective = _respective_years(sentence, found) if respective is None else respective
     if i in respective:
         return match(wanted, periods(respective[i]))
-    after = sentence[found[i].end(): found[i + 1].start() if i + 1 < len(found) else len(sentence)]
+    figures = [j for j, m in enumerate(found) if j == i or not re.fullmatch(r"(?:1[89]|20)\d\d", m.group(0).strip(" .,;:"))]
+    at = figures.index(i)  # a year is part of a period, not a figure that ends one
+    after = sentence[found[i].end(): found[figures[at + 1]].start() if at + 1 < len(figures) else len(sentence)]
     stated = periods(after)
     if not stated:
-        stated = periods(sentence[found[i - 1].end() if i else 0: found[i].start()])
+        stated = periods(sentence[found[figures[at - 1]].end() if at else 0: found[i].start()])
     return match(wanted, stated)
 
 
@@ -235,8 +248,19 @@ def _undated(sentence: str) -> str:
     '2,840'
     >>> _undated("As of December 31, 2024, we employed 2,840 people.")
     'As of                  , we employed 2,840 people.'
+
+    A run of years is a table's column heads, no count either:
+
+    >>> answer_span("How much cash did operations generate in 2024?", [_undated("Year Ended December 31, 2024 2023 2022 "
+    ...             "Operating activities:")]) is None
+    True
     """
-    return _FULL_DATE.sub(lambda m: " " * len(m.group(0)), sentence)
+    blank = lambda m: " " * len(m.group(0))  # noqa: E731
+    return _YEAR_RUN.sub(blank, _FULL_DATE.sub(blank, sentence))
+
+
+#: Two or more bare years in a row ("2024 2023 2022", "2024 | 2023"): the column heads of a table.
+_YEAR_RUN = re.compile(r"(?<![\w.,$])(?:19|20)\d\d(?:\s*[|;,]?\s*(?:19|20)\d\d)+(?![\w.,]\d)")
 
 
 def _distance_to_terms(sentence: str, terms: set[str], at: int) -> int:

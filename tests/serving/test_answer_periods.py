@@ -251,3 +251,22 @@ def test_a_definition_question_is_answered_by_the_sentence_that_defines_the_term
     answer = _ask(question, covenant, definitions)
     assert answer.answerable and answer.sentences[0].text.startswith("“Consolidated Leverage Ratio” means"), answer.answer
     assert len(answer.sentences) == 1 and "3.50" not in answer.answer, answer.answer
+
+
+def test_an_analysts_period_codes_units_and_column_heads_are_read_as_a_filing_writes_them():
+    """ "FY2024" and "Q1 2025" are periods, not names the evidence must spell; "(in USD thousands)" is the unit asked;
+    a run of years is a table's column heads, not an amount; "who is the auditor" asks for a firm."""
+    question = ("What is the FY2024 net sales amount (in USD thousands) for Northwind? Give a response to the question "
+                "by relying on the details shown in the income statement.")
+    answer = _ask(question, ROW)
+    assert answer.answerable and answer.answer_value == "$ 1,184,207", answer
+    rate = "Our effective tax rate for the first quarter of 2025 was 23.0%, compared with 23.5% for the first quarter of 2024."
+    answer = _ask("What was Northwind's effective tax rate in Q1 2025?", rate)
+    assert answer.answerable and answer.answer_value == "23.0%", answer
+    heads = "Year Ended December 31, 2024 2023 2022 Operating activities:"
+    answer = _ask("How much cash did Northwind generate from operating activities in FY2024?", heads,
+                  "In 2024, cash provided by operating activities was $118.3 million, up $21.5 million.")
+    assert answer.answerable and answer.answer_value == "118.3 million", answer
+    assert heads not in answer.answer
+    assert expected_type("Who is Northwind Precision Instruments' auditor?") == "organization"
+    assert expected_type("Who is the chief executive officer of Northwind?") == "person"
