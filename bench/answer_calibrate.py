@@ -68,6 +68,7 @@ SETS = (("answers-dev", DEV, "manual pages", True), ("answers-test", TEST, "manu
         ("answers-filings-tune", DATA / "answers-filings-tune.jsonl", "filings", False),
         ("answers-filings-more", DATA / "answers-filings-more.jsonl", "filings", False),
         ("answers-filings-paraphrase", DATA / "answers-filings-paraphrase.jsonl", "filings", False),
+        ("answers-filings-analyst", DATA / "answers-filings-analyst.jsonl", "filings", False),
         ("answers-filings-test", DATA / "answers-filings-test.jsonl", "filings", False))
 GOAL = 0.8  # answer and refuse at least this share on every set (issue 50)
 

@@ -334,7 +334,7 @@ def focus(question: str, sentence: str) -> float:
     wanted = focus_words(question)
     if not wanted:
         return 1.0
-    words = set(content_words(sentence))
+    words = set(content_words(spell_period_codes(sentence)))  # a table's "Q3 2019" is the question's "third quarter"
     words |= {_IRREGULAR[w] for w in words if w in _IRREGULAR}
     return sum(1 for w in wanted if any(_same_word(w, v) or _same_word(_IRREGULAR.get(w, w), v) for v in words)) / len(wanted)
 
@@ -357,7 +357,7 @@ def coverage(question: str, text: str) -> float:
     wanted = set(content_words(question)) - _NOT_COVERED
     if not wanted:
         return 0.0
-    return len(wanted & set(content_words(text))) / len(wanted)
+    return len(wanted & set(content_words(spell_period_codes(text)))) / len(wanted)
 
 
 class ExtractiveAnswerer:
@@ -494,6 +494,7 @@ class ExtractiveAnswerer:
         scored = eligible
         if kind in CHECKED_VALUES:  # a sentence that states the kind of value asked leads
             scored = [s for s in eligible if s.holds] + [s for s in eligible if not s.holds]
+        scored = _named_rows_first(question, scored)
         term = defined_term(question)  # "How does the agreement define X?": the sentence that defines X leads
         defining = [s for s in scored if defines(term, s.text)] if term is not None else []
         if defining:
@@ -514,6 +515,30 @@ class ExtractiveAnswerer:
         figure = row_value(question, best.row) if best.row is not None else None
         result.answer_value = figure or answer_span(question, [s.text for s in chosen])
         return result
+
+
+def _named_rows_first(question: str, scored: list[ScoredSentence]) -> list[ScoredSentence]:
+    """``scored`` with every table row whose label the question names whole moved ahead of the rows of its table
+    whose label adds words the question does not say: "audit fees" asks for the "Audit Fees" row, not "Audit-Related
+    Fees" ("provision for income taxes" still asks for its own row, not "Income before income taxes").
+
+    >>> from serving.answer.tables import table_rows
+    >>> rows = table_rows("Fees | 2024 ($)\\nAudit Fees | 2,418,000\\nAudit-Related Fees | 118,000")
+    >>> s = [ScoredSentence(1, 0, 0, r.label, "", 0.0, 0.0, row=r) for r in reversed(rows)]
+    >>> [x.text for x in _named_rows_first("What were the 2024 audit fees?", s)]
+    ['Audit Fees', 'Audit-Related Fees']
+    """
+    asked = set(content_words(question))
+    label = {id(s): set(content_words(s.row.label)) for s in scored if s.row is not None}
+    named = [s for s in scored if s.row is not None and label[id(s)] and label[id(s)] <= asked]
+    out = list(scored)
+    for row in named:
+        wider = [i for i, s in enumerate(out) if s.row is not None and s.n == row.n and label[id(s)] > label[id(row)]
+                 and not label[id(s)] <= asked]  # a label that adds words the question does not say
+        if wider and min(wider) < out.index(row):
+            out.remove(row)
+            out.insert(min(wider), row)
+    return out
 
 
 def _where(passage: tuple) -> str:
