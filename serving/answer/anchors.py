@@ -31,8 +31,8 @@ import unicodedata
 
 from serving.answer.verify import content_words, normalize, unglue
 
-__all__ = ["anchors", "counted_noun", "elsewhere", "is_question", "missing_anchors", "names_counted", "names_places",
-           "subject_names"]
+__all__ = ["acronyms", "anchors", "counted_noun", "elsewhere", "is_question", "missing_anchors", "names_acronym",
+           "names_counted", "names_places", "spells", "subject_names"]
 
 _TOKEN = re.compile(r"[^\W_][\w.:+/-]*[\w+]|[^\W_]")  # any script: Gödel, Zürich, Москва
 #: Capitalised words that start or shape a question rather than name a thing.
@@ -82,10 +82,15 @@ def anchors(question: str) -> list[str]:
 
     >>> anchors("What was Globex's FY24 net sales (in USD thousands)?"), anchors("What was the Q1 2025 tax rate?")
     (['globex', '2024'], ['2025'])
+    >>> anchors("What were Globex's SG&A expenses?"), missing_anchors("What were SG&A expenses?", "SG&A | 219,066")
+    (['sg&a', 'globex'], [])
     """
     out: list[str] = []
     text = unglue(unicodedata.normalize("NFC", question).replace("’", "'"))
     cased = not _shouted(text)
+    if cased:  # "SG&A", "PP&E", "R&D": one acronym, not its letters
+        out += list(dict.fromkeys(m.group(0).lower() for m in _AMPERSAND_ACRONYM.finditer(text)))
+        text = _AMPERSAND_ACRONYM.sub(" ", text)
     for i, match in enumerate(_TOKEN.finditer(text)):
         token = match.group(0)
         word = _normal(token)
@@ -126,6 +131,9 @@ def missing_anchors(question: str, evidence: str, document: str = "", subject: s
     ['velora']
     """
     missing = [a for a in anchors(question) if a not in _words(evidence)]
+    if missing:  # an acronym the evidence spells out: "SG&A" is "selling, general and administrative"
+        spelled = acronyms(question)
+        missing = [a for a in missing if not (a in spelled and spells(a, evidence))]
     if missing and document and subject:
         named = set(subject_names(question, document, subject)) | _document_years(question, document)
         missing = [a for a in missing if a not in named]
@@ -185,9 +193,60 @@ def _names(question: str) -> list[list[str]]:
     return [g for g in groups if g]
 
 
+#: An acronym joined by "&" ("SG&A", "PP&E", "R&D", "M&A").
+_AMPERSAND_ACRONYM = re.compile(r"(?<![\w&])[A-Z]{1,3}(?:&[A-Z]{1,3})+(?![\w&])")
+_SKIPPED_IN_ACRONYMS = frozenset("and of the for to a an in on at by with &".split())
+
+
+def acronyms(question: str, *, joined_only: bool = False) -> set[str]:
+    """The question's acronyms, lower-cased: words of two to six capitals, and those joined by "&" (only those with
+    ``joined_only``: "SG&A", "R&D", "PP&E" name a measure, where "UK" or "GDP" may name the subject).
+
+    >>> sorted(acronyms("What was UK R&D spend?")), acronyms("What was UK R&D spend?", joined_only=True)
+    (['r&d', 'uk'], {'r&d'})
+    """
+    found = {m.group(0).lower() for m in _AMPERSAND_ACRONYM.finditer(question)}
+    if _shouted(question) or joined_only:
+        return found
+    return found | {w.lower() for w in re.findall(r"(?<![\w&])[A-Z]{2,6}(?![\w&])", question)}
+
+
+def names_acronym(acronym: str, text: str) -> bool:
+    """Whether ``text`` writes ``acronym`` (lower-cased) or spells it out (:func:`spells`).
+
+    >>> names_acronym("r&d", "R&D Expenses: $71.3 million"), names_acronym("r&d", "Revenue was $112.6 million")
+    (True, False)
+    """
+    return acronym in _words(text) or spells(acronym, text)
+
+
+def spells(acronym: str, text: str) -> bool:
+    """Whether ``text`` has consecutive words whose initials spell ``acronym`` (its letters; "and", "of" and the
+    like may be left out, as acronyms leave them out).
+
+    >>> spells("sg&a", "Selling, general and administrative expenses rose."), spells("eps", "earnings per share")
+    (True, True)
+    >>> spells("roe", "return on equity"), spells("r&d", "research laboratories and development"), spells("ttl", "a tall")
+    (True, False, False)
+    """
+    letters = re.sub(r"[^a-z]", "", acronym.lower())
+    if not 2 <= len(letters) <= 6:
+        return False
+    words = [w.lower() for w in re.findall(r"[^\W\d_][\w'’-]*", text)]
+    for kept in (words, [w for w in words if w not in _SKIPPED_IN_ACRONYMS]):
+        initials = "".join(w[0] for w in kept)
+        start = initials.find(letters)
+        while start >= 0:
+            if all(kept[start + i][0] == letters[i] for i in range(len(letters))):
+                return True
+            start = initials.find(letters, start + 1)
+    return False
+
+
 def _words(text: str) -> set[str]:
     text = unglue(unicodedata.normalize("NFC", text).replace("’", "'"))
-    return {_normal(t) for t in _TOKEN.findall(text)} | set(re.findall(r"\w+", normalize(text)))
+    return ({_normal(t) for t in _TOKEN.findall(text)} | set(re.findall(r"\w+", normalize(text)))
+            | {m.group(0).lower() for m in _AMPERSAND_ACRONYM.finditer(text)})
 
 
 _HOW_MANY = re.compile(r"\bhow many\s+((?:[\w/&-]+\s+){0,3}?[\w/&-]+?)(?=\s+(?:are|is|was|were|do|does|did|can|could|"

@@ -38,8 +38,8 @@ from pipelines.chunk.sentences import split_sentences
 from pipelines.parse.rst import clean_inline
 from serving.analysis.decompose import decompose, question_end
 from serving.analysis.period_codes import spell_period_codes
-from serving.answer.anchors import (anchors, counted_noun, elsewhere, is_question, missing_anchors, names_counted,
-                                    names_places, subject_names)
+from serving.answer.anchors import (acronyms, anchors, counted_noun, elsewhere, is_question, missing_anchors,
+                                    names_acronym, names_counted, names_places, subject_names)
 from serving.answer.boilerplate import asks_about_audit, is_audit_wording, is_boilerplate, is_reference_section
 from serving.answer.periods import conflicts, own_periods, periods
 from serving.answer.span import answer_span, defined_term, defines, expected_type, holds_value, same_value
@@ -433,6 +433,9 @@ class ExtractiveAnswerer:
         if kind in ("quantity", "number"):  # nor does one for the whole company, unless its document is about the place
             eligible = [s for s in eligible
                         if names_places(question, f"{s.header} {_where(passages[s.n - 1])} {s.text}")]
+        if kind in ("quantity", "number"):  # "R&D spend" is answered by a sentence about R&D, not by one beside it
+            for acronym in acronyms(question, joined_only=True):
+                eligible = [s for s in eligible if names_acronym(acronym, f"{s.header} {s.text}")]
         noun = counted_noun(question)
         if noun is not None:
             eligible = [s for s in eligible if names_counted(noun, s.text)]

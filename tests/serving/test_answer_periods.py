@@ -270,3 +270,17 @@ def test_an_analysts_period_codes_units_and_column_heads_are_read_as_a_filing_wr
     assert heads not in answer.answer
     assert expected_type("Who is Northwind Precision Instruments' auditor?") == "organization"
     assert expected_type("Who is the chief executive officer of Northwind?") == "person"
+
+
+def test_an_acronym_is_named_by_its_spelled_out_words_and_a_figure_asked_of_one_must_name_it():
+    """ "SG&A" is "Selling, general and administrative" in the statement; a figure asked of "R&D" is not taken from
+    a sentence about revenue beside it."""
+    table = "Expenses | 2024 | 2023\nSelling, general and administrative | 304,036 | 285,318\nTotal | 345,740 | 323,531"
+    answer = _ask("What were Northwind's 2024 SG&A expenses?", table)
+    assert answer.answerable and answer.answer_value == "304,036", answer
+    refused = _ask("How much did Northwind spend on R&D in 2024?", "Northwind revenue was $112.6 million in 2024.",
+                   "R&D Expenses: see below.")
+    assert not refused.answerable, refused.answer
+    answered = _ask("How much did Northwind spend on R&D in 2024?", "Northwind revenue was $112.6 million in 2024.",
+                    "Research and development expenses were $41.7 million in 2024.")
+    assert answered.answerable and answered.answer_value == "41.7 million", answered
