@@ -77,7 +77,13 @@ _ASKS_EXPANSION = re.compile(r"\bstand for\b|\bshort for\b|\bacronym\b", re.IGNO
 
 
 def _question_words(question: str) -> set[str]:
-    return {w.lower() for w in re.findall(r"[\w./-]+", question)}
+    """The question's words, lower-cased, and the figure of a word that glues a unit to it ("900k": 900).
+
+    >>> sorted(_question_words("the default 900k block size"))
+    ['900', '900k', 'block', 'default', 'size', 'the']
+    """
+    words = {w.lower() for w in re.findall(r"[\w./-]+", question)}
+    return words | {m.group(1) for w in words if (m := re.fullmatch(r"(\d+(?:[.,]\d+)*)[a-z]{1,3}", w))}
 
 
 def _first_new(pattern: re.Pattern, sentences: Sequence[str], asked: set[str], *, starting: bool = False) -> str | None:

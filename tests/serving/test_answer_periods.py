@@ -284,3 +284,10 @@ def test_an_acronym_is_named_by_its_spelled_out_words_and_a_figure_asked_of_one_
     answered = _ask("How much did Northwind spend on R&D in 2024?", "Northwind revenue was $112.6 million in 2024.",
                     "Research and development expenses were $41.7 million in 2024.")
     assert answered.answerable and answered.answer_value == "41.7 million", answered
+
+
+def test_a_figure_the_question_states_with_a_unit_glued_to_it_is_not_the_answer():
+    """ "the default 900k block size" states 900: the answer is the other figure."""
+    question = "How much memory does bunzip2 need for a file compressed with the default 900k block size?"
+    assert answer_span(question, ["For files compressed with the default 900k block size, bunzip2 will require about "
+                                  "3700 kbytes to decompress."]) == "3700 kbytes"
