@@ -16,12 +16,15 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["spell_period_codes"]
+__all__ = ["code_year", "spell_period_codes"]
 
 _ORDINAL = {"1": "first", "2": "second", "3": "third", "4": "fourth"}
 _YEAR = r"'?(?P<year>\d{4}|\d{2})"
-_CODE = re.compile(r"\b(?:(?P<fy>FY|CY)" + _YEAR.replace("year", "fy_year") + r"|(?P<kind>Q|H)(?P<n>[1-4])(?:\s?" + _YEAR +
-                   r")?|(?P<n2>[1-4])(?P<kind2>Q|H)" + _YEAR.replace("year", "year2") + r")\b")
+#: FY2024, fy24, CY'23 (the year code's letters in any case); Q1, Q1 2025, Q1'25, H2, 1Q25, 2H24 (capitals only: "h1"
+#: is an HTML tag and "q1" a question number). A half is H1 or H2.
+_CODE = re.compile(r"\b(?:(?P<fy>(?i:FY|CY))" + _YEAR.replace("year", "fy_year") +
+                   r"|(?:Q(?P<q>[1-4])|H(?P<h>[12]))(?:\s?" + _YEAR + r")?"
+                   r"|(?:(?P<q2>[1-4])Q|(?P<h2>[12])H)" + _YEAR.replace("year", "year2") + r")\b")
 
 
 def _year(digits: str | None) -> str:
@@ -33,12 +36,22 @@ def _year(digits: str | None) -> str:
 def _spell(m: re.Match) -> str:
     if m.group("fy"):
         return f"{'fiscal' if m.group('fy').upper() == 'FY' else 'calendar'} {_year(m.group('fy_year'))}"
-    kind, n, year = (m.group("kind"), m.group("n"), m.group("year")) if m.group("kind") else (
-        m.group("kind2"), m.group("n2"), m.group("year2"))
-    if kind.upper() == "H" and n not in "12":
-        return m.group(0)
-    spelled = f"{_ORDINAL[n]} {'quarter' if kind.upper() == 'Q' else 'half'}"
-    return f"{spelled} {_year(year)}".strip()
+    n = m.group("q") or m.group("h") or m.group("q2") or m.group("h2")
+    spelled = f"{_ORDINAL[n]} {'quarter' if m.group('q') or m.group('q2') else 'half'}"
+    return f"{spelled} {_year(m.group('year') or m.group('year2'))}".strip()
+
+
+def code_year(token: str) -> str | None:
+    """The year that ``token``, a whole period code, stands for: a fiscal or calendar year code's year, "" for a
+    quarter or half (a period within a year, matched by :mod:`serving.answer.periods`), None for no code.
+
+    >>> code_year("FY24"), code_year("cy2023"), code_year("Q1"), code_year("1Q25"), code_year("H3"), code_year("h1")
+    ('2024', '2023', '', '', None, None)
+    """
+    m = _CODE.fullmatch(token)
+    if m is None:
+        return None
+    return _year(m.group("fy_year")) if m.group("fy") else ""
 
 
 def spell_period_codes(text: str) -> str:

@@ -28,7 +28,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
+from serving.analysis.period_codes import code_year
 from serving.answer.verify import content_words, normalize, unglue
 
 __all__ = ["acronyms", "anchors", "counted_noun", "elsewhere", "is_question", "missing_anchors", "names_acronym",
@@ -48,11 +50,6 @@ january february march april may june july august september october november dec
 monday tuesday wednesday thursday friday saturday sunday
 """.split())
 _FIGURE = re.compile(r"^\d+(?:[.,]\d+)*$")
-#: A reporting period written as a code (FY2024, FY'24, CY2023, Q1, 1Q25, H2, 2H24): the period, not a thing. A fiscal
-#: or calendar year stands for its year, which the evidence must state as it must "2024"; a quarter or half is left to
-#: :mod:`serving.answer.periods`, which matches it against "the first quarter of 2025" and "March 29, 2025".
-_PERIOD_CODE = re.compile(r"^(?:(?P<year_kind>FY|CY)'?(?P<year>\d{2}|\d{4})|Q[1-4](?:'?\d{2}|\d{4})?|[1-4]Q'?\d{2}|"
-                          r"H[12](?:'?\d{2}|\d{4})?|[12]H'?\d{2})$", re.IGNORECASE)
 #: Currency codes name the unit a figure is asked in ("net sales (in USD thousands)"), not what it is about.
 _CURRENCY_CODES = frozenset("usd eur gbp jpy cny rmb chf cad aud inr krw hkd sgd sek nok dkk brl mxn zar".split())
 
@@ -85,6 +82,12 @@ def anchors(question: str) -> list[str]:
     >>> anchors("What were Globex's SG&A expenses?"), missing_anchors("What were SG&A expenses?", "SG&A | 219,066")
     (['sg&a', 'globex'], [])
     """
+    return list(_anchors(question))
+
+
+@lru_cache(maxsize=512)
+def _anchors(question: str) -> tuple[str, ...]:
+    """:func:`anchors`, once per question (the answer path asks for each candidate sentence)."""
     out: list[str] = []
     text = unglue(unicodedata.normalize("NFC", question).replace("’", "'"))
     cased = not _shouted(text)
@@ -96,10 +99,8 @@ def anchors(question: str) -> list[str]:
         word = _normal(token)
         if not word or word in out or word in _CALENDAR:
             continue
-        period = _PERIOD_CODE.match(token.strip(".:/-"))
-        if period:
-            year = period.group("year")
-            year = f"20{year}" if year and len(year) == 2 else year
+        year = code_year(token.strip(".:/-"))  # a period code: its year, or nothing (a quarter is left to periods)
+        if year is not None:
             if year and year not in out:
                 out.append(year)
             continue
@@ -111,7 +112,7 @@ def anchors(question: str) -> list[str]:
         figure = bool(_FIGURE.match(token)) and (len(token) >= 3 or "." in token)
         if identifier or acronym or proper or figure:
             out.append(word)
-    return out
+    return tuple(out)
 
 
 def missing_anchors(question: str, evidence: str, document: str = "", subject: str = "") -> list[str]:
@@ -205,10 +206,16 @@ def acronyms(question: str, *, joined_only: bool = False) -> set[str]:
     >>> sorted(acronyms("What was UK R&D spend?")), acronyms("What was UK R&D spend?", joined_only=True)
     (['r&d', 'uk'], {'r&d'})
     """
+    return set(_acronyms(question, joined_only))
+
+
+@lru_cache(maxsize=512)
+def _acronyms(question: str, joined_only: bool) -> frozenset[str]:
+    """:func:`acronyms`, once per question (the answer path asks for each candidate sentence)."""
     found = {m.group(0).lower() for m in _AMPERSAND_ACRONYM.finditer(question)}
     if _shouted(question) or joined_only:
-        return found
-    return found | {w.lower() for w in re.findall(r"(?<![\w&])[A-Z]{2,6}(?![\w&])", question)}
+        return frozenset(found)
+    return frozenset(found | {w.lower() for w in re.findall(r"(?<![\w&])[A-Z]{2,6}(?![\w&])", question)})
 
 
 def names_acronym(acronym: str, text: str) -> bool:
