@@ -13,7 +13,8 @@
    (``bench/data/jargon`` → ``jargon-index``: questions that paraphrase their entries, both splits never
    fitted; see ``bench/jargon_set.py``). How-to and yes/no questions as users type them
    (``answers-howto-{tune,test}``, over the manual pages' index, half of them on-topic but unanswered)
-   are never fitted either.
+   are never fitted either. Invented SEC filings (``bench/filings_heldout`` → ``filings-index``; those and the
+   two of ``bench/filings_blind`` → ``filings-blind-index``) answer the ``answers-filings-*`` sets, never fitted.
 2. Every question of the fitted sets runs through the in-process answer path with the default
    settings and refusals disabled, recording the answerability features of its quotable sentences
    (:data:`serving.answer.extractive.FEATURES`: question coverage, the asked-for value, the question's
@@ -69,7 +70,9 @@ SETS = (("answers-dev", DEV, "manual pages", True), ("answers-test", TEST, "manu
         ("answers-filings-more", DATA / "answers-filings-more.jsonl", "filings", False),
         ("answers-filings-paraphrase", DATA / "answers-filings-paraphrase.jsonl", "filings", False),
         ("answers-filings-analyst", DATA / "answers-filings-analyst.jsonl", "filings", False),
-        ("answers-filings-test", DATA / "answers-filings-test.jsonl", "filings", False))
+        ("answers-filings-test", DATA / "answers-filings-test.jsonl", "filings", False),
+        ("answers-filings-blind-tune", DATA / "answers-filings-blind-tune.jsonl", "filings blind", False),
+        ("answers-filings-blind-test", DATA / "answers-filings-blind-test.jsonl", "filings blind", False))
 GOAL = 0.8  # answer and refuse at least this share on every set (issue 50)
 
 
@@ -109,15 +112,12 @@ def kind_index(kind: str, data_dir: Path):
     if kind == "manual pages":
         return sample_index(data_dir)
     init_ray(cfg.ray)
-    if kind == "filings":  # the six blind-written filings of bench/filings_heldout, as PDF and HTML files
+    if kind in ("filings", "filings blind"):  # blind-written SEC filings as PDF and HTML files
         from pipelines.ingest import run_ingest
-
-        sys.path.insert(0, str(REPO / "bench" / "filings_heldout"))
-        import heldout
 
         root = data_dir.parent / f"{data_dir.name}-corpus"
         root.mkdir(parents=True, exist_ok=True)
-        for name, raw, _ in heldout.documents():
+        for name, raw in filing_documents(with_blind=kind == "filings blind"):
             (root / name).write_bytes(raw)
         run_ingest(cfg, root, source="filings")
     elif kind == "business reports":
@@ -136,7 +136,23 @@ def kind_index(kind: str, data_dir: Path):
 
 
 INDEX_DIRS = {"manual pages": "answer-index", "business reports": "br", "encyclopedic": "encyclopedic-index",
-              "jargon": "jargon-index", "filings": "filings-index"}
+              "jargon": "jargon-index", "filings": "filings-index", "filings blind": "filings-blind-index"}
+
+
+def filing_documents(*, with_blind: bool) -> list[tuple[str, bytes]]:
+    """The six filings of ``bench/filings_heldout``, and with ``with_blind`` the two of ``bench/filings_blind`` (a
+    10-K PDF for a June fiscal year, a 10-Q in EDGAR HTML) among them: eight filings of seven companies, so a
+    question about one company is asked over the others' statements too."""
+    sys.path.insert(0, str(REPO / "bench" / "filings_heldout"))
+    import heldout
+
+    docs = [(name, raw) for name, raw, _ in heldout.documents()]
+    if with_blind:
+        sys.path.insert(0, str(REPO / "bench" / "filings_blind"))
+        import blind
+
+        docs += blind.documents()
+    return docs
 
 
 def fit_logistic(x: np.ndarray, y: np.ndarray, *, l2: float = 0.05, steps: int = 5000,

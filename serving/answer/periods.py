@@ -36,6 +36,14 @@ _ANNUAL = re.compile(r"\bfull[\s-]year\b|\bfiscal\s+(?:year\b|(?:19|20)\d\d\b)|\
                      r"\b(?:year|twelve months|12 months) ended\b|\bfor the year\b", re.IGNORECASE)
 
 
+#: How many months a period named spans: a quarter, a half, nine months, a year ("year to date" is six or nine).
+_SPANS = ((3, re.compile(r"\bquarter(?:ly)?\b|\b(?:three|3)[\s-]months?\b|\bQ[1-4]\b", re.IGNORECASE)),
+          (6, re.compile(r"\b(?:six|6)[\s-]months?\b|\b(?:first|second) half\b|\bhalf[\s-]year\b|\bH[12]\b|"
+                         r"\byear[\s-]to[\s-]date\b|\bYTD\b", re.IGNORECASE)),
+          (9, re.compile(r"\b(?:nine|9)[\s-]months?\b|\b9M\b|\byear[\s-]to[\s-]date\b|\bYTD\b", re.IGNORECASE)),
+          (12, re.compile(_ANNUAL.pattern + r"|\b(?:twelve|12)[\s-]months?\b", re.IGNORECASE)))
+
+
 @dataclass(frozen=True)
 class Periods:
     """Years (``2024``), quarters (``3`` for "third quarter" or "Q3"), and whether a whole year ("full year",
@@ -46,6 +54,7 @@ class Periods:
     annual: bool = False
     interim: bool = False
     dates: frozenset[tuple[int, int]] = field(default=frozenset(), repr=False)  # (year, month) of each day named
+    months: frozenset[int] = field(default=frozenset(), repr=False)  # the spans named: 3, 6, 9 or 12 months
 
     def __bool__(self) -> bool:
         return bool(self.years or self.quarters or self.annual or self.interim)
@@ -68,8 +77,9 @@ def periods(text: str) -> Periods:
         years.add(int(digits) if len(digits) == 4 else 2000 + int(digits))
     quarters = {(_ORDINALS[m.group(1).lower()] if m.group(1) else int(m.group(2))) for m in _QUARTER.finditer(text)}
     dates = {(int(m.group(2)), _MONTHS[m.group(1)[:3].lower()]) for m in _DAY.finditer(text)}
+    months = {n for n, span in _SPANS if span.search(text)}
     return Periods(frozenset(years), frozenset(quarters), bool(_ANNUAL.search(text)), bool(_INTERIM.search(text)),
-                   frozenset(dates))
+                   frozenset(dates), frozenset(months))
 
 
 #: What introduces the period a figure is compared with: "… compared with the fourth quarter of 2023".
@@ -105,11 +115,15 @@ def own_periods(text: str) -> Periods:
 def conflicts(asked: Periods, stated: Periods) -> bool:
     """Whether a sentence naming ``stated`` is about another period than the question naming ``asked``: it
     names years and none asked, names quarters and none asked, names days of other months than the day asked ("as of
-    September 30, 2024" is not "December 31, 2024"), or names only part of a year where a whole year is asked (or the
-    reverse). A sentence that names no period of a kind never conflicts on it.
+    September 30, 2024" is not "December 31, 2024"), names spans of other lengths (a quarter is not nine months), or
+    names only part of a year where a whole year is asked (or the reverse). A sentence that names no period of a kind
+    never conflicts on it.
 
     >>> conflicts(periods("What was cash as of September 30, 2024?"), periods("Cash — December 31, 2024: 882,114"))
     True
+    >>> q3 = periods("What were revenues in the third quarter of 2025?")
+    >>> conflicts(q3, periods("Nine Months Ended September 30, 2025")), conflicts(q3, periods("Three Months Ended Sept. 30, 2025"))
+    (True, False)
     """
     if asked.years and stated.years and not asked.years & stated.years:
         return True
@@ -117,6 +131,8 @@ def conflicts(asked: Periods, stated: Periods) -> bool:
         return True
     if asked.quarters and stated.quarters and not asked.quarters & stated.quarters:
         return True
+    if asked.months and stated.months and not asked.months & stated.months:
+        return True  # "the third quarter of 2025" is not "the nine months ended September 30, 2025"
     if asked.annual and not asked.interim and stated.interim and not stated.annual:
         return True
     return asked.interim and not asked.annual and stated.annual and not stated.interim

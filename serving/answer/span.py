@@ -70,7 +70,10 @@ _ORGANIZATION = re.compile(
     r"\b(?:(?:[A-Z][\w'’.-]*|&)\s+){0,5}?(?:[A-Z][\w'’.-]*),?\s+"
     r"(?:Bank|BANK|Trust|TRUST|LLP|LLC|L\.P\.|Inc\.|INC\.|"
     r"Incorporated|Corp\.|CORP\.|Corporation|CORPORATION|Company|COMPANY|Co\.|Group|GROUP|Partners|PARTNERS|"
-    r"Securities|SECURITIES|Holdings|HOLDINGS|Ltd\.|Limited|PLC|plc|AG|GmbH|S\.A\.|B\.V\.|N\.V\.|N\.A\.)(?![\w])")
+    r"Securities|SECURITIES|Holdings|HOLDINGS|Ltd\.|Limited|PLC|plc|AG|GmbH|S\.A\.|B\.V\.|N\.V\.|N\.A\.)(?![\w])"
+    # not the start of a longer name: the "Public Company" of the Public Company Accounting Oversight Board, the
+    # "Investment Company" of the Investment Company Act
+    r"(?!\s+(?:[A-Z][a-z]+\s+){0,3}(?:Board|Commission|Committee|Authority|Association|Institute|Act)\b)")
 _ASKS_DEFAULT = re.compile(r"\bdefaults?\b|\bby default\b", re.IGNORECASE)
 _PERSON = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)?\s+(?:van |de |von )?[A-Z][a-z]{2,}\b")
 _ASKS_EXPANSION = re.compile(r"\bstand for\b|\bshort for\b|\bacronym\b", re.IGNORECASE)
@@ -107,7 +110,7 @@ _STARTING = re.compile(r"\b(?:since|from|beginning|began|begun|starting|started|
 
 _ASKS_YEAR = re.compile(r"\b(?:which|what) year\b|في\s+[اأإ]ي\s+(?:عام|سنة)", re.IGNORECASE)
 #: What a financial statement reports: asked with "what was …", the answer is an amount.
-_FINANCIAL = (r"(?:revenue|sales|income|loss|losses|earnings|expenses?|expenditures?|capex|profit|assets|liabilities|"
+_FINANCIAL = (r"(?:revenues?|sales|income|loss|losses|earnings|expenses?|expenditures?|capex|profits?|assets|liabilities|equity|"
               r"cash|debt|borrowings|commitments?|dividends?|ebitda|backlog|inventor(?:y|ies)|fees|compensation|salary|"
               r"guidance)")
 _ASKS_QUANTITY = re.compile(r"\bwhat\b[^?]{0,60}?\b(?:share|percentage|proportion|rate|ratio|margin|level|amount|"
@@ -164,13 +167,27 @@ def _quantity(question: str, sentences: Sequence[str]) -> str | None:
     '$401.9 million'
     >>> _quantity("By what percentage did product revenue grow?", ["Product revenue of $376.2 million, up 31% year over year"])
     '31%'
+    >>> _quantity("By what percentage did total revenue grow in 2024?", ["Foreign sales were 14% of total revenue in 2024."])
+
+    A sentence that names measures, none of them the one asked, states another measure's figure:
+
+    >>> _quantity("What was the fiscal 2024 capital expenditure?", ["Net cash provided by operating activities was "
+    ...           "$140.9 million, reflecting higher net income.", "Capital expenditures were $18.6 million."])
+    '$18.6 million'
     """
     stated = set(re.findall(r"\d+(?:[.,]\d+)*", question))
     terms = {w.lower()[:5] for w in re.findall(r"[A-Za-z]{3,}", question)}
     wanted = periods(question)
     ratio = asks_ratio(question) or not _FINANCIAL_NOUN.search(question)
     percent_asked = bool(re.search(r"percent|%", question, re.I))  # "by what percentage": the percentage, not the amount
+    measures = financial_nouns(question)
+    change = percent_asked and _ASKS_CHANGE.search(question) is not None
     for sentence in sentences:
+        named = financial_nouns(sentence)
+        if measures and named and not measures & named:
+            continue  # "Net cash provided by operating activities was $140.9 million" states no capital expenditure
+        if change and not _CHANGE.search(sentence):
+            continue  # "by what percentage did revenue grow": not "14% of total revenue"
         best, best_key = None, None
         found = list(_QUANTITY.finditer(sentence))
         respective = _respective_years(sentence, found) if wanted else {}  # read once per sentence
@@ -196,6 +213,12 @@ def _quantity(question: str, sentences: Sequence[str]) -> str | None:
         if best is not None:
             return best
     return None
+
+
+#: A question that asks how much a measure changed, and the words of a sentence that states a change.
+_ASKS_CHANGE = re.compile(r"\b(?:gr[eo]w(?:n|th)?|increas|decreas|declin|chang|ris(?:e|en)\b|rose\b|f[ae]ll|drop)", re.I)
+_CHANGE = re.compile(r"\b(?:gr[eo]w|increas|decreas|declin|chang|ris(?:e|es|en|ing)\b|rose\b|f[ae]ll|drop|up\b|down\b|"
+                     r"higher\b|lower\b|compared)", re.I)
 
 
 def _respective_years(sentence: str, found: list[re.Match]) -> dict[int, str]:
@@ -406,8 +429,11 @@ def answer_span(question: str, sentences: Sequence[str]) -> str | None:
         return _first_new(_VERSION, sentences, asked, starting=since)
     if kind == "number":  # a day of a date is no count: "As of December 31, 2024, we employed 2,840 people"
         undated = [_undated(s) for s in sentences]
-        share = _first_new(_PERCENT, undated, asked) if re.search(r"percent|%", question, re.I) else None
-        return share or _first_new(_NUMBER, undated, asked)  # "by what percentage": "up 31%", not "$376.2 million"
+        if re.search(r"percent|%", question, re.I):  # "by what percentage": "up 31%", never "$376.2 million" or "2025"
+            if _ASKS_CHANGE.search(question):  # "did revenue grow": a change, not "14% of total revenue"
+                undated = [u for u in undated if _CHANGE.search(u)]
+            return _first_new(_PERCENT, undated, asked)
+        return _first_new(_NUMBER, undated, asked)
     if kind == "year":
         return _first_new(_YEAR, sentences, asked, starting=since)
     if kind == "date":
@@ -436,6 +462,9 @@ def _organization(sentences: Sequence[str], asked: set[str]) -> str | None:
     'Pemberton Ashby LLP'
     >>> _organization(["On March 14, 2025, the Borrower signed."], set()) is None
     True
+    >>> _organization(["We conducted our audits under the standards of the Public Company Accounting Oversight Board. "
+    ...                "/s/ Pemberton Ashford LLP"], set())
+    'Pemberton Ashford LLP'
     """
     return _first_new(_ORGANIZATION, sentences, asked)
 
@@ -478,9 +507,22 @@ def financial_nouns(text: str) -> set[str]:
     """The measures of a financial statement that ``text`` names, lower-cased.
 
     >>> sorted(financial_nouns("Operating income of the segment")), financial_nouns("Total net sales")
-    (['income'], {'sales'})
+    (['income'], {'revenue'})
+
+    One measure in the singular and the plural, and under the names analysts give it: a question's "total inventory"
+    is the row "Inventories", its "net profit" the row "Net income".
+
+    >>> financial_nouns("total inventory balance") == financial_nouns("Inventories"), financial_nouns("net profit")
+    (True, {'income'})
     """
-    return {m.lower() for m in _FINANCIAL_NOUN.findall(text)}
+    return {_SINGULAR.get(m.lower(), m.lower()) for m in _FINANCIAL_NOUN.findall(text)}
+
+
+#: One measure under its names: singular and plural ("Inventories" is the question's "inventory"), and the words
+#: analysts use for one another ("net profit", "earnings" and "net income"; "sales" and "revenue"; "capex").
+_SINGULAR = {"revenues": "revenue", "sales": "revenue", "profits": "income", "profit": "income", "earnings": "income",
+             "losses": "income", "loss": "income", "expenses": "expense", "expenditures": "expenditure",
+             "capex": "expenditure", "commitments": "commitment", "dividends": "dividend", "inventories": "inventory"}
 
 
 def asks_ratio(question: str) -> bool:

@@ -99,37 +99,107 @@ def _is_header(cells: list[str]) -> bool:
 
 
 def table_rows(text: str) -> list[TableRow]:
-    """The labelled rows with figures of every table in ``text`` that has a header row (see the module doc)."""
+    """The labelled rows with figures of every table in ``text`` that has a header row (see the module doc).
+
+    A PDF statement's column heads are often a line of their own without cells ("2024 2023 2022", "June 30, 2024
+    June 30, 2023"), its first row too ("Net income $ 53,151 $ 25,308"), and a blank line splits it where a group
+    of rows begins: such a line of periods heads the rows below it, a line of a label and as many figures as it
+    names periods is a row, and a run of rows without a header row continues the table above it in the passage.
+
+    >>> pdf = "Fiscal Year Ended June 30,\\n2024 2023\\nNet income $ 53,151 $ 25,308\\n\\nOther, net | 8,075 | 3,180"
+    >>> [r.sentence() for r in table_rows(pdf)]
+    ['Net income — 2024: $ 53,151; 2023: $ 25,308', 'Other, net — 2024: 8,075; 2023: 3,180']
+    """
     rows: list[TableRow] = []
     lines, offset = [], 0
     for line in text.split("\n"):
         lines.append((offset, line))
         offset += len(line) + 1
+    heads: list[str] | None = None  # the column heads in force: the last header row or line of periods
     i = 0
     while i < len(lines):
-        if " | " not in lines[i][1] and not lines[i][1].lstrip().startswith("|"):
+        line = lines[i][1]
+        if " | " not in line and not line.lstrip().startswith("|"):
+            periods_line = _period_heads(line)
+            if periods_line:
+                heads = periods_line
+            elif heads and _bare_row(line, len(heads)) is not None:
+                caption = " ".join(text for _, text in lines[max(0, i - 3):i])
+                rows += _rows_of([(lines[i][0], _bare_row(line, len(heads)), line)], caption, heads=heads)
             i += 1
             continue
-        caption = " ".join(line for _, line in lines[max(0, i - 3):i])  # the lines just above the table
+        caption = " ".join(text for _, text in lines[max(0, i - 3):i])  # the lines just above the table
         run = []
         while i < len(lines) and ("|" in lines[i][1]) and lines[i][1].strip():
             if not _SEPARATOR.match(lines[i][1]):
-                run.append(lines[i])
+                run.append((lines[i][0], lines[i][1], lines[i][1]))
             i += 1
-        rows += _rows_of(run, caption)
+        if run and _is_header(_cells(run[0][1])):
+            heads = None  # the run has its own
+        found = _rows_of(run, caption, heads=heads)
+        if run and _is_header(_cells(run[0][1])) and len(run) >= 2:
+            heads = _cells(run[0][1])
+        rows += found
     return rows
 
 
-def _rows_of(run: list[tuple[int, str]], caption: str = "") -> list[TableRow]:
-    if len(run) < 2 or not _is_header(_cells(run[0][1])):
+#: A column head that is a period: "2024", "Q3 2024", "June 30, 2024", "Sept. 30, 2025", "Fiscal 2024".
+_HEAD_PERIOD = re.compile(r"(?:(?:fiscal|FY|Q[1-4])\s*)?(?:(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
+                          r"\s+\d{1,2},?\s+)?(?:19|20)\d\d", re.IGNORECASE)
+
+
+def _period_heads(line: str) -> list[str] | None:
+    """The column heads of a line that names only periods, at least two ("2024 2023 2022", "June 30, 2024 June
+    30, 2023"), else None.
+
+    >>> _period_heads("2024 2023 2022"), _period_heads("June 30, 2024 June 30, 2023"), _period_heads("In 2024 and 2023")
+    (['2024', '2023', '2022'], ['June 30, 2024', 'June 30, 2023'], None)
+    """
+    heads = [m.group(0) for m in _HEAD_PERIOD.finditer(line)]
+    if len(heads) < 2 or _HEAD_PERIOD.sub("", line).strip(" ,.:;\t"):
+        return None
+    return heads
+
+
+#: A row's figures at the end of a line: amounts with their currency sign, parentheses or a dash for nothing.
+_BARE_FIGURE = r"(?:[$€£]\s?)?(?:\(?\d[\d,]*(?:\.\d+)?\)?%?|[-–—])"
+
+
+def _bare_row(line: str, n: int) -> str | None:
+    """``line`` as cells ("label | figure | …") when it is a label followed by ``n`` figures and nothing else, else
+    None (a PDF row whose cells the parser did not separate).
+
+    >>> _bare_row("Net income $ 53,151 $ 25,308 $ (9,187)", 3), _bare_row("Net income was $53.2 million in 2024", 2)
+    ('Net income | $ 53,151 | $ 25,308 | $ (9,187)', None)
+    """
+    m = re.fullmatch(r"\s*(?P<label>.*?[^\W\d_][^$€£\d(]*?)\s+(?P<figures>" + _BARE_FIGURE + r"(?:\s+" + _BARE_FIGURE
+                     + r"){%d})\s*" % (n - 1), line)
+    if m is None:
+        return None
+    figures = re.findall(_BARE_FIGURE, m.group("figures"))
+    return " | ".join([m.group("label").strip(), *(f.strip() for f in figures)]) if len(figures) == n else None
+
+
+def _rows_of(run: list[tuple[int, str, str]], caption: str = "", *, heads: list[str] | None = None) -> list[TableRow]:
+    """The rows of ``run`` ((offset, line as cells, line as printed) each) under its first line, a header row, or
+    under ``heads`` (the column heads of the table it continues) when it has none."""
+    if run and _is_header(_cells(run[0][1])):
+        k = 1  # a 10-Q's heads are two rows: "Three Months Ended … | Nine Months Ended …" over "2025 | 2024 | 2025 | 2024"
+        while k < len(run) and len(_cells(run[k][1])) >= 2 and _is_header(_cells(run[k][1])):
+            k += 1
+        if len(run) <= k:
+            return []
+        header, body = _merged_header([_cells(line) for _, line, _ in run[:k]]), run[k:]
+    elif heads:
+        header, body = [""] + list(heads), run
+    else:
         return []
-    header = _cells(run[0][1])
     unit = _UNIT.search(f"{run[0][1]} {caption}")
     if any(re.fullmatch(r"pages?", h, re.IGNORECASE) for h in header):
         return []  # a table of contents
     out = []
     group = ""  # the last row with a label and no figure: it names what the rows below it measure
-    for start, line in run[1:]:
+    for start, line, printed in body:
         cells = _cells(line)
         label, values = cells[0], cells[1:]
         if not re.search(r"[^\W\d_]{2,}", label):
@@ -140,14 +210,40 @@ def _rows_of(run: list[tuple[int, str]], caption: str = "") -> list[TableRow]:
         # a header with fewer cells than the row stands over its last cells (PDF headers have no label cell)
         over = header[1:] if len(header) == len(cells) else header[-len(values):] if len(header) <= len(values) else header[1:]
         heads = ([""] * (len(values) - len(over)) + list(over))[: len(values)]
-        stripped = len(line) - len(line.lstrip())
-        out.append(TableRow(start + stripped, start + len(line.rstrip()), label, tuple(values), tuple(heads),
+        stripped = len(printed) - len(printed.lstrip())
+        out.append(TableRow(start + stripped, start + len(printed.rstrip()), label, tuple(values), tuple(heads),
                             unit.group(0) if unit else "", group))
     measured = []
     for i, row in enumerate(out):  # without a group row, the next total row names what a row measures
         total = next((r.label for r in out[i:] if r.label.lower().startswith("total")), "")
         measured.append(row if row.measure else TableRow(**{**row.__dict__, "measure": total}))
     return measured
+
+
+def _merged_header(rows: list[list[str]]) -> list[str]:
+    """One header of a table's header rows: each cell of an upper row stands over an equal share of the last row's
+    columns (an HTML colspan, a PDF head centred over its columns); a first cell that is no period is the label
+    column's.
+
+    >>> _merged_header([["Three Months Ended Sept. 30,", "Nine Months Ended Sept. 30,"], ["2025", "2024", "2025", "2024"]])
+    ['Three Months Ended Sept. 30, 2025', 'Three Months Ended Sept. 30, 2024', 'Nine Months Ended Sept. 30, 2025', \
+'Nine Months Ended Sept. 30, 2024']
+    >>> _merged_header([["(in thousands)", "Q3", "Q2"], ["Segment", "2025", "2025"]])
+    ['Segment', 'Q3 2025', 'Q2 2025']
+    """
+    last = rows[-1]
+    label, columns = ([last[0]], last[1:]) if len(last) > 1 and not _PERIOD.search(last[0]) else ([], list(last))
+    for upper in reversed(rows[:-1]):
+        cells = upper
+        if len(cells) < 2:
+            continue  # a title over the whole table, not a head
+        if columns and len(columns) % len(cells) and len(cells) > 1 and not _PERIOD.search(cells[0]) \
+                and len(columns) % (len(cells) - 1) == 0:
+            cells = cells[1:]
+        if columns and cells and len(columns) % len(cells) == 0:
+            span = len(columns) // len(cells)
+            columns = [f"{cells[i // span]} {head}" for i, head in enumerate(columns)]
+    return label + columns
 
 
 def row_value(question: str, row: TableRow) -> str | None:
@@ -175,9 +271,9 @@ def row_value(question: str, row: TableRow) -> str | None:
     ('17.500000000%', '$ 70,000,000.00')
     """
     wanted = financial_nouns(question)
-    measures = financial_nouns(row.measure)
-    if wanted and measures and not wanted & (measures | financial_nouns(row.label)):
-        return None  # a segment's net sales do not answer for its operating income
+    names = financial_nouns(row.measure) | financial_nouns(row.label)
+    if wanted and names and not wanted & names:
+        return None  # a segment's net sales do not answer for its operating income, nor a cash flow for net income
     asked = periods(question)
     share = asks_ratio(question)  # "what percentage …": the column of percentages, else never one
     figures = [(periods(h), c, (c.endswith("%") or "percent" in h.lower()) == share)  # each header read once

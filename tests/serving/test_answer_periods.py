@@ -291,3 +291,56 @@ def test_a_figure_the_question_states_with_a_unit_glued_to_it_is_not_the_answer(
     question = "How much memory does bunzip2 need for a file compressed with the default 900k block size?"
     assert answer_span(question, ["For files compressed with the default 900k block size, bunzip2 will require about "
                                   "3700 kbytes to decompress."]) == "3700 kbytes"
+
+
+def _ask_meridian(question: str, *texts: str):
+    return asyncio.run(_answerer().answer(question, [(t, "Meridian Ledger Systems and Northwind filings › Results",
+                                                      1.0 - i / 10) for i, t in enumerate(texts)]))
+
+
+CASH_FLOWS = ("(in thousands)\n\nFiscal Year Ended June 30,\n2024 2023 2022\nCash flows from operating activities:\n"
+              "Net income $ 53,151 $ 25,308 $ 9,187\nAdjustments to reconcile net income to net cash\n"
+              "provided by operating activities:\n\nDepreciation and amortization | 24,806 | 22,914 | 19,377\n"
+              "Net cash provided by operating activities | 140,870 | 97,773 | 66,007")
+
+
+def test_a_statement_headed_by_a_line_of_periods_is_read_as_a_table():
+    """A PDF statement as the parser writes it: the column heads a line of years, the first row without cells, a
+    blank line before the next group of rows. Every row answers under the heads above it."""
+    cash = _ask_meridian("What was Meridian's fiscal 2024 net cash provided by operating activities?", CASH_FLOWS)
+    assert cash.answerable and cash.answer_value == "140,870", cash.answer
+    first_row = CASH_FLOWS.replace("Depreciation and amortization | 24,806 | 22,914 | 19,377\n", "")
+    income = _ask_meridian("How much net income did Meridian report for the fiscal year ended June 30, 2023?", first_row)
+    assert income.answerable and income.answer_value == "$ 25,308", income.answer
+
+
+def test_a_figure_of_another_measure_does_not_answer():
+    """A sentence that names measures, none of them the one asked, states another measure's figure; a measure is
+    one under its singular, plural and analysts' names ("inventory" is the row "Inventories")."""
+    capex = _ask_meridian("What is the fiscal 2024 capital expenditure amount for Meridian?",
+                 "Net cash provided by operating activities was $140.9 million in fiscal 2024, compared with $97.8 "
+                 "million in fiscal 2023, reflecting higher net income and growth in deferred revenue.",
+                 "Capital expenditures were $18.6 million in fiscal 2024.")
+    assert capex.answerable and capex.answer_value == "$18.6 million", capex.answer
+    segment = _ask_meridian("What was the operating income of Meridian's Payments segment in fiscal 2024?",
+                   "Remaining performance obligations were $498.6 million at June 30, 2024, of which we expect to "
+                   "recognize approximately 68% as revenue over the next twelve months in Payments.")
+    assert not segment.answerable, segment.answer
+    sheet = ("(in thousands)\n\nDecember 31, 2024 2023\nCurrent assets:\n\nCash and cash equivalents | $ 214,377 | "
+             "$ 168,905\nInventories | 176,412 | 181,027\nTotal current assets | 620,789 | 568,062\n\n"
+             "Total stockholders' equity | 959,663 | 846,064")
+    inventory = _ask_meridian("What was the total inventory balance on Northwind's balance sheet at December 31, 2024?", sheet)
+    assert inventory.answerable and inventory.answer_value == "176,412", inventory.answer
+
+
+def test_growth_is_answered_by_a_change_and_an_auditor_by_its_name():
+    growth = _ask_meridian("By what percentage did Meridian's total revenue grow in fiscal 2024?",
+                  "Revenue from customers outside the United States, mostly in Canada and the United Kingdom, was 14% "
+                  "of total revenue in fiscal 2024.",
+                  "Total revenue was $585.8 million in fiscal 2024, an increase of 16.8% from fiscal 2023.")
+    assert growth.answerable and growth.answer_value == "16.8%", growth.answer
+    auditor = _ask_meridian("Who audits Meridian Ledger Systems' financial statements?",
+                   "We conducted our audits in accordance with the standards of the Public Company Accounting Oversight "
+                   "Board (United States), which require that we plan and perform the audit.",
+                   "/s/ Pemberton Ashford LLP\nWe have served as the Company's auditor since 2016.")
+    assert auditor.answer_value == "Pemberton Ashford LLP", auditor.answer

@@ -54,6 +54,20 @@ def test_rows_under_their_header_and_the_asked_period():
     assert row_value("What was operating income in the third quarter, Q3 2017?", row) == "8,233"
 
 
+def test_a_quarterly_reports_two_header_rows_and_its_spans():
+    """A 10-Q's statement heads its columns with two rows (an HTML colspan over the years), sets "$" and ")" in cells
+    of their own, and holds each year twice: the quarter's figure and the nine months'."""
+    table = ("| Three Months Ended September 30, | | Nine Months Ended September 30, |\n| 2025 | 2024 | 2025 | 2024\n"
+             "Operating revenues | $ | 1,200 | $ | 1,100 | $ | 3,500 | $ | 3,300\n"
+             "Net loss | | (4,102 | ) | | 210 | | (9,000 | ) | | 700")
+    revenues, loss = table_rows(table)
+    assert row_value("What were operating revenues for the third quarter of 2025?", revenues) == "$1,200"
+    assert row_value("What were operating revenues in Q3 2024?", revenues) == "$1,100"
+    assert row_value("What were operating revenues for the nine months ended September 30, 2025?", revenues) == "$3,500"
+    assert row_value("What was the net loss in the first nine months of 2024?", loss) == "700"
+    assert row_value("What was the net loss for the third quarter of 2025?", loss) == "(4,102)"
+
+
 def test_no_candidates_from_contents_option_lists_or_headerless_tables():
     assert table_rows("Contents | Page\nItem 7. Management's Discussion | 45\nItem 8. Financial Statements | 60") == []
     assert table_rows("Option | Meaning\n-f | force the removal\n-r | recurse") == []  # no figures
