@@ -14,7 +14,8 @@
    fitted; see ``bench/jargon_set.py``). How-to and yes/no questions as users type them
    (``answers-howto-{tune,test}``, over the manual pages' index, half of them on-topic but unanswered)
    are never fitted either. Invented SEC filings (``bench/filings_heldout`` → ``filings-index``; those and the
-   two of ``bench/filings_blind`` → ``filings-blind-index``) answer the ``answers-filings-*`` sets, never fitted.
+   four of ``bench/filings_blind{,2}`` → ``filings-blind-index``) answer the ``answers-filings-*`` sets, never
+   fitted (``answers-filings-blind2``, written blind after the rules of 2026-11-30 evening, was never read).
 2. Every question of the fitted sets runs through the in-process answer path with the default
    settings and refusals disabled, recording the answerability features of its quotable sentences
    (:data:`serving.answer.extractive.FEATURES`: question coverage, the asked-for value, the question's
@@ -72,7 +73,8 @@ SETS = (("answers-dev", DEV, "manual pages", True), ("answers-test", TEST, "manu
         ("answers-filings-analyst", DATA / "answers-filings-analyst.jsonl", "filings", False),
         ("answers-filings-test", DATA / "answers-filings-test.jsonl", "filings", False),
         ("answers-filings-blind-tune", DATA / "answers-filings-blind-tune.jsonl", "filings blind", False),
-        ("answers-filings-blind-test", DATA / "answers-filings-blind-test.jsonl", "filings blind", False))
+        ("answers-filings-blind-test", DATA / "answers-filings-blind-test.jsonl", "filings blind", False),
+        ("answers-filings-blind2", DATA / "answers-filings-blind2.jsonl", "filings blind", False))
 GOAL = 0.8  # answer and refuse at least this share on every set (issue 50)
 
 
@@ -141,17 +143,17 @@ INDEX_DIRS = {"manual pages": "answer-index", "business reports": "br", "encyclo
 
 def filing_documents(*, with_blind: bool) -> list[tuple[str, bytes]]:
     """The six filings of ``bench/filings_heldout``, and with ``with_blind`` the two of ``bench/filings_blind`` (a
-    10-K PDF for a June fiscal year, a 10-Q in EDGAR HTML) among them: eight filings of seven companies, so a
-    question about one company is asked over the others' statements too."""
+    10-K PDF for a June fiscal year, a 10-Q in EDGAR HTML) and the two of ``bench/filings_blind2`` (a second-quarter
+    10-Q and a fourth-quarter earnings release, as PDF) among them: ten filings of nine companies, so a question
+    about one company is asked over the others' statements too."""
     sys.path.insert(0, str(REPO / "bench" / "filings_heldout"))
     import heldout
 
     docs = [(name, raw) for name, raw, _ in heldout.documents()]
     if with_blind:
-        sys.path.insert(0, str(REPO / "bench" / "filings_blind"))
-        import blind
-
-        docs += blind.documents()
+        for folder, module in (("filings_blind", "blind"), ("filings_blind2", "blind2")):
+            sys.path.insert(0, str(REPO / "bench" / folder))
+            docs += __import__(module).documents()
     return docs
 
 
