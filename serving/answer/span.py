@@ -196,6 +196,8 @@ def _quantity(question: str, sentences: Sequence[str]) -> str | None:
             digits = re.findall(r"\d+(?:[.,]\d+)*", value)
             if not digits or all(d in stated for d in digits):
                 continue
+            if measures and not _measure_fits(measures, sentence, m.start(), m.end()):
+                continue  # "Cash provided by operating activities was $118.3 million" is no operating income
             if any(d in stated for d in digits):  # "from 4% to 7%" asked "starting from 4%": the other end
                 value = next(part.strip() for part in re.split(r"\s?(?:\bto\b|-|–)\s?", value)
                              if re.search(r"\d", part) and not set(re.findall(r"\d+(?:[.,]\d+)*", part)) <= stated)
@@ -213,6 +215,29 @@ def _quantity(question: str, sentences: Sequence[str]) -> str | None:
         if best is not None:
             return best
     return None
+
+
+def _measure_fits(measures: set[str], sentence: str, start: int, end: int) -> bool:
+    """Whether the figure at ``start:end`` may be of one of ``measures``: the measure the sentence names last before
+    it is one of them, or none is named before it, or one of them follows it ("$95.0 million of borrowings").
+
+    >>> s = "Cash provided by operating activities was $118.3 million, driven by higher net income."
+    >>> _measure_fits({"income"}, s, s.index("$"), s.index(" million")), _measure_fits({"cash"}, s, s.index("$"), s.index(" m"))
+    (False, True)
+    >>> s = "Revenue grew, and we had $95.0 million of outstanding borrowings."
+    >>> _measure_fits({"borrowings"}, s, s.index("$"), s.index(" million"))
+    True
+    """
+    before = [financial_nouns(m.group(0)) for m in _FINANCIAL_NOUN.finditer(sentence, 0, start)]
+    if not before or before[-1] & measures:
+        return True
+    after = _MEASURE_AFTER.match(sentence, end)
+    return after is not None and bool(financial_nouns(after.group(1)) & measures)
+
+
+#: A measure named right after its figure: "$95.0 million of borrowings", "$2.1 million in dividends".
+_MEASURE_AFTER = re.compile(r"\s*(?:million|billion|thousand)?\s*(?:of|in)\s+(?:[\w-]+\s+){0,3}?(" + _FINANCIAL + r")\b",
+                            re.IGNORECASE)
 
 
 #: A question that asks how much a measure changed, and the words of a sentence that states a change.

@@ -326,6 +326,10 @@ def test_a_figure_of_another_measure_does_not_answer():
                    "Remaining performance obligations were $498.6 million at June 30, 2024, of which we expect to "
                    "recognize approximately 68% as revenue over the next twelve months in Payments.")
     assert not segment.answerable, segment.answer
+    cash = _ask_meridian("What was operating income for Meridian's Payments segment in 2024?",
+                         "Cash provided by operating activities was $118.3 million in 2024, an increase of $21.5 million, "
+                         "driven by higher net income in Payments.")
+    assert not cash.answerable, cash.answer  # each figure's own measure is cash, though the sentence names income
     sheet = ("(in thousands)\n\nDecember 31, 2024 2023\nCurrent assets:\n\nCash and cash equivalents | $ 214,377 | "
              "$ 168,905\nInventories | 176,412 | 181,027\nTotal current assets | 620,789 | 568,062\n\n"
              "Total stockholders' equity | 959,663 | 846,064")
