@@ -39,6 +39,39 @@ def numbers(text: str) -> set[float]:
     return {float(m.replace(",", "")) for m in re.findall(r"\d[\d,]*\.?\d*", text)}
 
 
+def check_rows(rows: list[dict], doc: str, text: str, absent: list[str], alt: str = "") -> int:
+    """The problems of ``rows`` (questions over ``doc``, whose parsed text is ``text`` and tag-stripped text ``alt``),
+    printed; their count. Also used by ``bench/filings_blind2/check.py``."""
+    bad = 0
+    nums = numbers(text)
+    na = sum(r["answerable"] for r in rows)
+    print(f"{doc}: {len(rows)} questions, {na} answerable, {len(rows) - na} unanswerable")
+    for r in rows:
+        if not r["answerable"]:
+            assert not r["answers"] and "evidence" not in r, r["id"]
+            continue
+        for ev in r["evidence"]:
+            if ev["document"] != doc or ev["text"] not in text or (alt and ev["text"] not in alt):
+                print("  EVIDENCE MISSING", r["id"], repr(ev["text"]))
+                bad += 1
+        first = r["answers"][0]
+        if first in text or first.lower() in ("yes", "no"):
+            continue
+        v = re.sub(r"[^\d.]", "", first.split(" to ")[0])
+        ok = False
+        if v:
+            x = float(v)
+            ok = any(abs(x * k - n) < 0.051 * k for n in nums for k in (1000, 1)) or x in nums
+        if not ok:
+            print("  FIRST ANSWER NOT IN TEXT", r["id"], first)
+            bad += 1
+    for term in absent:
+        if term.lower() in text.lower():
+            print("  PRESENT BUT SHOULD BE ABSENT", doc, term)
+            bad += 1
+    return bad
+
+
 def main() -> int:
     docs = {n: raw for n, raw in blind.documents()}
     texts = {n: parse_bytes(raw, path=n, doc_id=n).text for n, raw in docs.items()}
@@ -46,33 +79,7 @@ def main() -> int:
     for fname, doc in (("answers-filings-blind-tune.jsonl", "meridian_10k_fy2024.pdf"),
                        ("answers-filings-blind-test.jsonl", "cplx-20250930.htm")):
         rows = [json.loads(x) for x in open(os.path.join(_ROOT, "bench", "data", fname))]
-        text = texts[doc]
-        nums = numbers(text)
-        alt = plain(doc, docs[doc])
-        na = sum(r["answerable"] for r in rows)
-        print(f"{fname}: {len(rows)} questions, {na} answerable, {len(rows) - na} unanswerable")
-        for r in rows:
-            if not r["answerable"]:
-                continue
-            for ev in r["evidence"]:
-                if ev["document"] != doc or ev["text"] not in text or (alt and ev["text"] not in alt):
-                    print("  EVIDENCE MISSING", r["id"], repr(ev["text"]))
-                    bad += 1
-            first = r["answers"][0]
-            if first in text or first.lower() in ("yes", "no"):
-                continue
-            v = re.sub(r"[^\d.]", "", first.split(" to ")[0])
-            ok = False
-            if v:
-                x = float(v)
-                ok = any(abs(x * k - n) < 0.051 * k for n in nums for k in (1000, 1)) or x in nums
-            if not ok:
-                print("  FIRST ANSWER NOT IN TEXT", r["id"], first)
-                bad += 1
-        for term in ABSENT[doc]:
-            if term.lower() in text.lower():
-                print("  PRESENT BUT SHOULD BE ABSENT", doc, term)
-                bad += 1
+        bad += check_rows(rows, doc, texts[doc], ABSENT[doc], plain(doc, docs[doc]))
     print("OK" if not bad else f"{bad} problem(s)")
     return 1 if bad else 0
 

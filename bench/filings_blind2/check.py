@@ -7,15 +7,16 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sys
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _ROOT = os.path.dirname(os.path.dirname(_HERE))
 sys.path.insert(0, _HERE)
 sys.path.insert(0, _ROOT)
+sys.path.insert(0, os.path.join(_ROOT, "bench", "filings_blind"))
 
 import blind2  # noqa: E402
+from check import check_rows  # noqa: E402  (bench/filings_blind/check.py)
 from pipelines.parse import parse_bytes  # noqa: E402
 
 FILE = os.path.join(_ROOT, "bench", "data", "answers-filings-blind2.jsonl")
@@ -31,44 +32,12 @@ ABSENT = {
 }
 
 
-def numbers(text: str) -> set[float]:
-    return {float(m.replace(",", "")) for m in re.findall(r"\d[\d,]*\.?\d*", text)}
-
-
 def main() -> int:
     docs = dict(blind2.documents())
     texts = {n: parse_bytes(raw, path=n, doc_id=n).text for n, raw in docs.items()}
     rows = [json.loads(x) for x in open(FILE)]
-    bad = 0
-    for key, doc in DOCS.items():
-        mine = [r for r in rows if r["id"].startswith(f"fb2-{key}-")]
-        text = texts[doc]
-        nums = numbers(text)
-        na = sum(r["answerable"] for r in mine)
-        print(f"{doc}: {len(mine)} questions, {na} answerable, {len(mine) - na} unanswerable")
-        for r in mine:
-            if not r["answerable"]:
-                assert not r["answers"] and "evidence" not in r, r["id"]
-                continue
-            for ev in r["evidence"]:
-                if ev["document"] != doc or ev["text"] not in text:
-                    print("  EVIDENCE MISSING", r["id"], repr(ev["text"]))
-                    bad += 1
-            first = r["answers"][0]
-            if first in text or first.lower() in ("yes", "no"):
-                continue
-            v = re.sub(r"[^\d.]", "", first.split(" to ")[0])
-            ok = False
-            if v:
-                x = float(v)
-                ok = any(abs(x * k - n) < 0.051 * k for n in nums for k in (1000, 1)) or x in nums
-            if not ok:
-                print("  FIRST ANSWER NOT IN TEXT", r["id"], first)
-                bad += 1
-        for term in ABSENT[doc]:
-            if term.lower() in text.lower():
-                print("  PRESENT BUT SHOULD BE ABSENT", doc, term)
-                bad += 1
+    bad = sum(check_rows([r for r in rows if r["id"].startswith(f"fb2-{key}-")], doc, texts[doc], ABSENT[doc])
+              for key, doc in DOCS.items())
     ids = [r["id"] for r in rows]
     if len(ids) != len(set(ids)):
         print("  DUPLICATE IDS")

@@ -161,6 +161,7 @@ def _period_heads(line: str) -> list[str] | None:
     return heads
 
 
+_MAX_ROW_CHARS = 300
 #: A row's figures at the end of a line: amounts with their currency sign, parentheses or a dash for nothing.
 _BARE_FIGURE = r"(?:[$€£]\s?)?(?:\(?\d[\d,]*(?:\.\d+)?\)?%?|[-–—])"
 
@@ -172,6 +173,8 @@ def _bare_row(line: str, n: int) -> str | None:
     >>> _bare_row("Net income $ 53,151 $ 25,308 $ (9,187)", 3), _bare_row("Net income was $53.2 million in 2024", 2)
     ('Net income | $ 53,151 | $ 25,308 | $ (9,187)', None)
     """
+    if len(line) > _MAX_ROW_CHARS:
+        return None  # a paragraph, not a row (and the match below is quadratic in the line's length)
     m = re.fullmatch(r"\s*(?P<label>.*?[^\W\d_][^$€£\d(]*?)\s+(?P<figures>" + _BARE_FIGURE + r"(?:\s+" + _BARE_FIGURE
                      + r"){%d})\s*" % (n - 1), line)
     if m is None:
