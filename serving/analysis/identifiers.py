@@ -4,6 +4,8 @@ Such queries are answered best by lexical (BM25-led) retrieval; embeddings blur 
 
 >>> find_identifiers('why does open() fail with EACCES and errno 13 in os.makedirs?')
 ['open()', 'EACCES', 'os.makedirs']
+>>> find_identifiers("Globex FY2024 revenue E0502")  # a period code is a period, not an identifier
+['E0502']
 >>> split_identifier("ModuleNotFoundError"), split_identifier("max_file_bytes")
 ('module not found error', 'max file bytes')
 """
@@ -11,6 +13,8 @@ Such queries are answered best by lexical (BM25-led) retrieval; embeddings blur 
 from __future__ import annotations
 
 import re
+
+from serving.analysis.period_codes import code_year
 
 _PATTERNS = [
     r'"[^"]{2,80}"',                                   # quoted strings
@@ -37,8 +41,8 @@ def find_identifiers(query: str) -> list[str]:
         token = match.group(0).strip("\"`")
         if token.endswith(".") or _PLAIN_WORD.match(token):
             token = token.rstrip(".")
-        if token and token not in found and not _PLAIN_WORD.match(token):
-            found.append(token)
+        if token and token not in found and not _PLAIN_WORD.match(token) and code_year(token) is None:
+            found.append(token)  # "FY2024" is a period (serving.analysis.period_codes), which embeddings read well
     return found
 
 

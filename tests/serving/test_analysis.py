@@ -36,6 +36,7 @@ def test_docstring_examples(name):
     ("ModuleNotFoundError when importing", ["ModuleNotFoundError"]),
     ("error E0502 in rustc", ["E0502"]),
     ("how do I create a virtual environment", []),
+    ("Globex FY2024 capex FY24 CY2023", []),  # period codes are periods, read by both retrievers
 ])
 def test_identifiers(query, expected):
     assert find_identifiers(query) == expected
@@ -45,6 +46,7 @@ def test_identifiers(query, expected):
     ("EPOLLET", "lexical"),
     ("ERR_CONNECTION_REFUSED", "lexical"),
     ("how do I create a virtual environment", "hybrid"),
+    ("Globex FY2024 capex", "hybrid"),
     ("compare tuples and lists", "hybrid+awareness"),
     ("differences between section 1 and section 89", "hybrid+awareness"),
     ("give me an overview of transactions", "hybrid+awareness"),
