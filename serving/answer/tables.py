@@ -123,9 +123,9 @@ def table_rows(text: str) -> list[TableRow]:
             periods_line = _period_heads(line)
             if periods_line:
                 heads = periods_line
-            elif heads and _bare_row(line, len(heads)) is not None:
+            elif heads and (cells := _bare_row(line, len(heads))) is not None:
                 caption = " ".join(text for _, text in lines[max(0, i - 3):i])
-                rows += _rows_of([(lines[i][0], _bare_row(line, len(heads)), line)], caption, heads=heads)
+                rows += _rows_of([(lines[i][0], cells, line)], caption, heads=heads)
             i += 1
             continue
         caption = " ".join(text for _, text in lines[max(0, i - 3):i])  # the lines just above the table
@@ -134,12 +134,11 @@ def table_rows(text: str) -> list[TableRow]:
             if not _SEPARATOR.match(lines[i][1]):
                 run.append((lines[i][0], lines[i][1], lines[i][1]))
             i += 1
-        if run and _is_header(_cells(run[0][1])):
-            heads = None  # the run has its own
-        found = _rows_of(run, caption, heads=heads)
-        if run and _is_header(_cells(run[0][1])) and len(run) >= 2:
-            heads = _cells(run[0][1])
-        rows += found
+        first = _cells(run[0][1]) if run else []
+        own = bool(first) and _is_header(first)  # the run has its own header row
+        rows += _rows_of(run, caption, heads=None if own else heads)
+        if own:
+            heads = first if len(run) >= 2 else None
     return rows
 
 
