@@ -11,12 +11,24 @@ B = "cplx-20250930.htm"
 CF = " Give a response to the question by relying on the details shown in the cash flow statement."
 
 
-def q(doc, slug, question, answers=None, evidence=None):
+def question_row(prefix, documents, doc, slug, question, answers=None, evidence=None):
+    """One question's JSON object: ``<prefix>-<doc>-<slug>``, unanswerable without ``answers``, its evidence in
+    ``documents[doc]`` (also used by ``bench/filings_blind2/questions.py``)."""
     if not answers:
-        return {"id": f"fb-{doc}-{slug}", "question": question, "answers": [], "answerable": False}
-    name = A if doc == "a" else B
-    return {"id": f"fb-{doc}-{slug}", "question": question, "answers": answers, "answerable": True,
-            "evidence": [{"document": name, "text": t} for t in evidence]}
+        return {"id": f"{prefix}-{doc}-{slug}", "question": question, "answers": [], "answerable": False}
+    return {"id": f"{prefix}-{doc}-{slug}", "question": question, "answers": answers, "answerable": True,
+            "evidence": [{"document": documents[doc], "text": t} for t in evidence]}
+
+
+def write_rows(path, rows):
+    """``rows`` as JSON lines at ``path``."""
+    with open(path, "w") as f:
+        for r in rows:
+            f.write(json.dumps(r) + "\n")
+
+
+def q(doc, slug, question, answers=None, evidence=None):
+    return question_row("fb", {"a": A, "b": B}, doc, slug, question, answers, evidence)
 
 
 TUNE = [
@@ -128,9 +140,7 @@ TEST = [
 def main():
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data")
     for name, rows in (("answers-filings-blind-tune.jsonl", TUNE), ("answers-filings-blind-test.jsonl", TEST)):
-        with open(os.path.join(root, name), "w") as f:
-            for r in rows:
-                f.write(json.dumps(r) + "\n")
+        write_rows(os.path.join(root, name), rows)
 
 
 if __name__ == "__main__":

@@ -4,8 +4,11 @@ rewrites the file; check.py validates it."""
 
 from __future__ import annotations
 
-import json
 import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "filings_blind"))
+from questions import question_row, write_rows  # noqa: E402  (bench/filings_blind/questions.py)
 
 C = "bramblecrest_10q_q2_2025.pdf"
 D = "ashgrove_ex99-1_q4_2024.pdf"
@@ -14,11 +17,7 @@ CF = " Give a response to the question by relying on the details shown in the ca
 
 
 def q(doc, slug, question, answers=None, evidence=None):
-    if not answers:
-        return {"id": f"fb2-{doc}-{slug}", "question": question, "answers": [], "answerable": False}
-    name = C if doc == "c" else D
-    return {"id": f"fb2-{doc}-{slug}", "question": question, "answers": answers, "answerable": True,
-            "evidence": [{"document": name, "text": t} for t in evidence]}
+    return question_row("fb2", {"c": C, "d": D}, doc, slug, question, answers, evidence)
 
 
 DOC_C = [
@@ -133,9 +132,7 @@ DOC_D = [
 
 def main():
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "answers-filings-blind2.jsonl")
-    with open(path, "w") as f:
-        for r in DOC_C + DOC_D:
-            f.write(json.dumps(r) + "\n")
+    write_rows(path, DOC_C + DOC_D)
 
 
 if __name__ == "__main__":
