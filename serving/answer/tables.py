@@ -134,11 +134,11 @@ def table_rows(text: str) -> list[TableRow]:
             if not _SEPARATOR.match(lines[i][1]):
                 run.append((lines[i][0], lines[i][1], lines[i][1]))
             i += 1
-        first = _cells(run[0][1]) if run else []
-        own = bool(first) and _is_header(first)  # the run has its own header row
+        own = _header_rows(run)  # the run has its own header: the columns of its figures head a run continuing it
         rows += _rows_of(run, caption, heads=None if own else heads)
-        if own:
-            heads = first if len(run) >= 2 else None
+        if own is not None:
+            header, k = own
+            heads = [h for h in header if _PERIOD.search(h)] or None if len(run) > k else None
     return rows
 
 
@@ -185,13 +185,12 @@ def _bare_row(line: str, n: int) -> str | None:
 def _rows_of(run: list[tuple[int, str, str]], caption: str = "", *, heads: list[str] | None = None) -> list[TableRow]:
     """The rows of ``run`` ((offset, line as cells, line as printed) each) under its first line, a header row, or
     under ``heads`` (the column heads of the table it continues) when it has none."""
-    if run and _is_header(_cells(run[0][1])):
-        k = 1  # a 10-Q's heads are two rows: "Three Months Ended … | Nine Months Ended …" over "2025 | 2024 | 2025 | 2024"
-        while k < len(run) and len(_cells(run[k][1])) >= 2 and _is_header(_cells(run[k][1])):
-            k += 1
+    own = _header_rows(run)
+    if own is not None:
+        header, k = own
         if len(run) <= k:
             return []
-        header, body = _merged_header([_cells(line) for _, line, _ in run[:k]]), run[k:]
+        body = run[k:]
     elif heads:
         header, body = [""] + list(heads), run
     else:
@@ -220,6 +219,17 @@ def _rows_of(run: list[tuple[int, str, str]], caption: str = "", *, heads: list[
         total = next((r.label for r in out[i:] if r.label.lower().startswith("total")), "")
         measured.append(row if row.measure else TableRow(**{**row.__dict__, "measure": total}))
     return measured
+
+
+def _header_rows(run: list[tuple[int, str, str]]) -> tuple[list[str], int] | None:
+    """The header of ``run`` merged from its header rows (:func:`_merged_header`) and how many rows it takes, or None
+    when its first row is no header."""
+    if not run or not _is_header(_cells(run[0][1])):
+        return None
+    k = 1  # a 10-Q's heads are two rows: "Three Months Ended … | Nine Months Ended …" over "2025 | 2024 | 2025 | 2024"
+    while k < len(run) and len(_cells(run[k][1])) >= 2 and _is_header(_cells(run[k][1])):
+        k += 1
+    return _merged_header([_cells(line) for _, line, _ in run[:k]]), k
 
 
 def _merged_header(rows: list[list[str]]) -> list[str]:

@@ -68,6 +68,14 @@ def test_a_quarterly_reports_two_header_rows_and_its_spans():
     assert row_value("What was the net loss for the third quarter of 2025?", loss) == "(4,102)"
 
 
+def test_rows_after_a_blank_line_continue_under_the_tables_period_columns():
+    """A statement split by a blank line: the rows below it stand under the period columns of the header above,
+    not under its label cell ("Year ended December 31" is no column)."""
+    rows = table_rows("Year ended December 31 | 2018 | 2017\nNet sales | 10 | 9\n\nCost of sales | 5 | 4")
+    assert [r.sentence() for r in rows] == ["Net sales — 2018: 10; 2017: 9", "Cost of sales — 2018: 5; 2017: 4"]
+    assert row_value("What was the cost of sales in 2017?", rows[1]) == "4"
+
+
 def test_no_candidates_from_contents_option_lists_or_headerless_tables():
     assert table_rows("Contents | Page\nItem 7. Management's Discussion | 45\nItem 8. Financial Statements | 60") == []
     assert table_rows("Option | Meaning\n-f | force the removal\n-r | recurse") == []  # no figures
