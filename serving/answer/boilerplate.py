@@ -24,6 +24,8 @@ True
 False
 >>> is_boilerplate("Babbage was born on December 26, 1791 in Teignmouth, Devonshire UK.")
 False
+>>> is_boilerplate("To the Stockholders and the Board of Directors of Globex Corporation")  # a salutation
+True
 
 An auditor's report and a filing's signature block are standard wording too: the PCAOB's opinion paragraphs
 ("We have audited the accompanying consolidated balance sheets of …", "present fairly, in all material respects")
@@ -91,6 +93,9 @@ _AUDIT = re.compile(
     re.IGNORECASE)
 _TOC = re.compile(r"\btable of contents\b|(?:\.\s?){5,}|(?:\s\w[\w'’,&-]*){1,8}\s?\.{3,}\s*\d+\s*$", re.IGNORECASE)
 _MENU = re.compile(r"(?:^|\s)[|•»›](?=\s)")
+#: A report's or a letter's salutation alone: it addresses, and never says anything.
+_SALUTATION = re.compile(r"(?:to|dear) (?:the |our )?(?:stockholders|shareholders|members|partners|unitholders|board of "
+                         r"directors)\b[\w\s,.&'’-]{0,100}:?", re.IGNORECASE)
 
 
 _ABOUT_AUDIT = re.compile(r"\baudit|\bopinion\b|\bpcaob\b|\baccounting firm\b|\bassurance\b|\bsign(?:ed|s|atures?)?\b",
@@ -113,6 +118,8 @@ def is_boilerplate(sentence: str) -> bool:
     if _COVER.search(text) or _LEGAL.search(text)  or _NAVIGATION.search(text) or _TOC.search(text):
         return True
     if len(_MENU.findall(text)) >= 3:  # "Home | Products | About | Contact"
+        return True
+    if _SALUTATION.fullmatch(text):  # "To the Stockholders and the Board of Directors of Globex Corporation"
         return True
     # A run of "Item 1. … Item 1A. … Item 2." headings: an index, not prose.
     return len(re.findall(r"\b(?:item|part|note|section|chapter)\s+\d+[a-z]?\b\.?", text, re.IGNORECASE)) >= 3

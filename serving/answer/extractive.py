@@ -521,9 +521,10 @@ class ExtractiveAnswerer:
 
 
 def _named_rows_first(question: str, scored: list[ScoredSentence]) -> list[ScoredSentence]:
-    """``scored`` with every table row whose label the question names whole moved ahead of the rows of its table
-    whose label adds words the question does not say: "audit fees" asks for the "Audit Fees" row, not "Audit-Related
-    Fees" ("provision for income taxes" still asks for its own row, not "Income before income taxes").
+    """``scored`` with the table rows whose label the question names whole moved ahead of the other rows of their
+    passage: "audit fees" asks for the "Audit Fees" row, not "Audit-Related Fees"; "revenue of the Payments segment"
+    for the "Payments" row, not "Total revenue" ("provision for income taxes" still asks for its own row, not
+    "Income before income taxes").
 
     >>> from serving.answer.tables import table_rows
     >>> rows = table_rows("Fees | 2024 ($)\\nAudit Fees | 2,418,000\\nAudit-Related Fees | 118,000")
@@ -532,15 +533,13 @@ def _named_rows_first(question: str, scored: list[ScoredSentence]) -> list[Score
     ['Audit Fees', 'Audit-Related Fees']
     """
     asked = set(content_words(question))
-    label = {id(s): set(content_words(s.row.label)) for s in scored if s.row is not None}
-    named = [s for s in scored if s.row is not None and label[id(s)] and label[id(s)] <= asked]
+    named = {id(s) for s in scored if s.row is not None and (label := set(content_words(s.row.label))) and label <= asked}
     out = list(scored)
-    for row in named:
-        wider = [i for i, s in enumerate(out) if s.row is not None and s.n == row.n and label[id(s)] > label[id(row)]
-                 and not label[id(s)] <= asked]  # a label that adds words the question does not say
-        if wider and min(wider) < out.index(row):
-            out.remove(row)
-            out.insert(min(wider), row)
+    for n in {s.n for s in scored if id(s) in named}:
+        slots = [i for i, s in enumerate(out) if s.row is not None and s.n == n]
+        rows = [out[i] for i in slots]
+        for i, row in zip(slots, [r for r in rows if id(r) in named] + [r for r in rows if id(r) not in named]):
+            out[i] = row
     return out
 
 

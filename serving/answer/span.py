@@ -110,14 +110,21 @@ _STARTING = re.compile(r"\b(?:since|from|beginning|began|begun|starting|started|
 
 _ASKS_YEAR = re.compile(r"\b(?:which|what) year\b|في\s+[اأإ]ي\s+(?:عام|سنة)", re.IGNORECASE)
 #: What a financial statement reports: asked with "what was …", the answer is an amount.
-_FINANCIAL = (r"(?:revenues?|sales|income|loss|losses|earnings|expenses?|expenditures?|capex|profits?|assets|liabilities|equity|"
+_FINANCIAL = (r"(?:revenues?|sales|top[- ]line|bottom[- ]line|income|loss|losses|earnings|expenses?|expenditures?|capex|profits?|assets|liabilities|equity|"
               r"cash|debt|borrowings|commitments?|dividends?|ebitda|backlog|inventor(?:y|ies)|fees|compensation|salary|"
               r"guidance)")
 _ASKS_QUANTITY = re.compile(r"\bwhat\b[^?]{0,60}?\b(?:share|percentage|proportion|rate|ratio|margin|level|amount|"
-                            r"price|cost|growth|inflation|revenue|demand|return|figure|valuation|sublimit)s?\b|"
+                            r"price|cost|growth|inflation|revenue|demand|return|figure|valuation|sublimit|balance)s?\b|"
                             r"\bby (?:how much|what (?:percentage|margin|factor))\b|"
                             r"\bwhat (?:was|were|is|are)\b[^?]{0,60}?\b" + _FINANCIAL + r"\b", re.IGNORECASE)
 _FINANCIAL_NOUN = re.compile(r"\b" + _FINANCIAL + r"\b", re.IGNORECASE)
+#: A measure with what qualifies an income: "net loss", "income before income taxes", "earnings per diluted share".
+_MEASURE = re.compile(r"\b(?:(?P<cost>cost\s+of\s+(?:revenues?|sales|(?:goods|products?)\s+sold))\b|"
+                      r"(?P<capex>(?:purchases?|acquisitions?|additions?)\s+(?:of|to)\s+property(?:,?\s+plant)?,?\s+and\s+"
+                      r"equipment|capital\s+(?:spending|expenditures?))\b|"
+                      r"(?:(?P<qualifier>operating|net|gross|comprehensive|pre-?tax)\s+)?(?P<noun>" + _FINANCIAL + r")\b"
+                      r"(?P<tail>\s+(?:before\s+(?:(?:provision\s+for|benefit\s+from)\s+)?income\s+tax(?:es)?|"
+                      r"from\s+operations|per\s+(?:diluted\s+|basic\s+)?(?:common\s+)?share|tax(?:es)?)\b)?)", re.IGNORECASE)
 #: A question that asks for a share or a change, whose answer may be a percentage.
 _ASKS_RATIO = re.compile(r"%|\bper ?cent|\bshare\b|\brate\b|\bratio\b|\bmargin\b|\bproportion\b|\bgrowth\b|"
                          r"\bgr[eo]w\b|\bincrease|\bdecrease|\bdecline|\bchange|\bbasis points\b|\byield\b", re.IGNORECASE)
@@ -165,6 +172,9 @@ def _quantity(question: str, sentences: Sequence[str]) -> str | None:
     ...           "fourth quarter of 2024, compared with $84.0 million for the fourth quarter of 2023, and $401.9 million "
     ...           "for the full year 2024, compared with $309.5 million for 2023."])
     '$401.9 million'
+    >>> _quantity("What was total revenue for full-year 2024?", ["Revenue for the fourth quarter of 2024 was $112.6 "
+    ...           "million, and full-year revenue was $401.9 million."])
+    '$401.9 million'
     >>> _quantity("By what percentage did product revenue grow?", ["Product revenue of $376.2 million, up 31% year over year"])
     '31%'
     >>> _quantity("By what percentage did total revenue grow in 2024?", ["Foreign sales were 14% of total revenue in 2024."])
@@ -174,6 +184,16 @@ def _quantity(question: str, sentences: Sequence[str]) -> str | None:
     >>> _quantity("What was the fiscal 2024 capital expenditure?", ["Net cash provided by operating activities was "
     ...           "$140.9 million, reflecting higher net income.", "Capital expenditures were $18.6 million."])
     '$18.6 million'
+
+    A figure beside which the sentence names no period is not the one of the asked period that it names beside
+    another figure:
+
+    >>> _quantity("What was net income in fiscal 2023?", ["Operating income was $65.8 million, compared with $37.6 "
+    ...           "million in fiscal 2023, and net income was $53.2 million.", "Net income was $25.3 million in fiscal 2023."])
+    '$25.3 million'
+    >>> _quantity("What was net income in fiscal 2023?", ["In fiscal 2023, revenue was $501.7 million and net income "
+    ...           "was $25.3 million."])
+    '$25.3 million'
     """
     stated = set(re.findall(r"\d+(?:[.,]\d+)*", question))
     terms = {w.lower()[:5] for w in re.findall(r"[A-Za-z]{3,}", question)}
@@ -183,8 +203,8 @@ def _quantity(question: str, sentences: Sequence[str]) -> str | None:
     measures = financial_nouns(question)
     change = percent_asked and _ASKS_CHANGE.search(question) is not None
     for sentence in sentences:
-        named = financial_nouns(sentence)
-        if measures and named and not measures & named:
+        named = financial_nouns(sentence) | ({"per share income"} if _PER_SHARE.search(sentence) else set())
+        if measures and named and not measures_agree(measures, named):
             continue  # "Net cash provided by operating activities was $140.9 million" states no capital expenditure
         if change and not _CHANGE.search(sentence):
             continue  # "by what percentage did revenue grow": not "14% of total revenue"
@@ -204,7 +224,7 @@ def _quantity(question: str, sentences: Sequence[str]) -> str | None:
                 digits = re.findall(r"\d+(?:[.,]\d+)*", value)
             if re.fullmatch(r"(?:1[89]|20)\d\d", value):
                 continue  # a year
-            marked = bool(re.search(r"%|percent|[$€£]|USD|EUR|GBP|illion|thousand|basis", value, re.I)) or "." in digits[0]
+            marked = bool(_MARKED.search(value)) or "." in digits[0]
             if not marked or (not ratio and re.search(r"%|percent|basis points", value, re.I)):
                 continue  # an amount asked ("What were net sales?"): "14.8% of net sales" is not one
             share = bool(re.search(r"%|percent|basis points", value, re.I))
@@ -212,9 +232,15 @@ def _quantity(question: str, sentences: Sequence[str]) -> str | None:
                    _distance_to_terms(sentence, terms, m.start()))
             if best_key is None or key < best_key:
                 best, best_key = value, key
+        if best is not None and best_key[1] > 0:
+            continue  # the figure is another period's ("… in fiscal 2024, compared with …, and net income was $53.2 million")
         if best is not None:
             return best
     return None
+
+
+#: What makes a figure an amount or a share: a currency, a scale word, a percent sign.
+_MARKED = re.compile(r"%|percent|[$€£]|USD|EUR|GBP|illion|thousand|basis", re.IGNORECASE)
 
 
 def _measure_fits(measures: set[str], sentence: str, start: int, end: int) -> bool:
@@ -227,14 +253,25 @@ def _measure_fits(measures: set[str], sentence: str, start: int, end: int) -> bo
     >>> s = "Revenue grew, and we had $95.0 million of outstanding borrowings."
     >>> _measure_fits({"borrowings"}, s, s.index("$"), s.index(" million"))
     True
+
+    Operating income is no net income, and a figure per share is earnings per share:
+
+    >>> s = "Operating income was $54.0 million and net income $41.2 million, or $0.52 per diluted share."
+    >>> [_measure_fits({"net income"}, s, s.index(f), s.index(f) + len(f)) for f in ("$54.0", "$41.2", "$0.52")]
+    [False, True, False]
+    >>> _measure_fits({"per share income"}, s, s.index("$0.52"), s.index("$0.52") + 5)
+    True
     """
-    before = [financial_nouns(m.group(0)) for m in _FINANCIAL_NOUN.finditer(sentence, 0, start)]
-    if not before or before[-1] & measures:
+    if _PER_SHARE.match(sentence, end) and any(m.endswith("income") for m in measures):
+        return "per share income" in measures  # "$0.52 per diluted share" is earnings per share, not net income
+    before = [financial_nouns(m.group(0)) for m in _MEASURE.finditer(sentence, 0, start)]
+    if not before or measures_agree(measures, before[-1]):
         return True
     after = _MEASURE_AFTER.match(sentence, end)
-    return after is not None and bool(financial_nouns(after.group(1)) & measures)
+    return after is not None and measures_agree(measures, financial_nouns(_MEASURE.match(sentence, after.start(1)).group(0)))
 
 
+_PER_SHARE = re.compile(r"\s*per\s+(?:diluted\s+|basic\s+)?(?:common\s+)?share\b", re.IGNORECASE)
 #: A measure named right after its figure: "$95.0 million of borrowings", "$2.1 million in dividends".
 _MEASURE_AFTER = re.compile(r"\s*(?:million|billion|thousand)?\s*(?:of|in)\s+(?:[\w-]+\s+){0,3}?(" + _FINANCIAL + r")\b",
                             re.IGNORECASE)
@@ -266,7 +303,7 @@ def _period_fit(wanted: Periods, sentence: str, found: list[re.Match], i: int,
     the words up to the next figure ("$401.9 million *for the full year 2024*, …"), else those since the previous
     one ("*In 2024,* revenue was $5.1 million") (:func:`serving.answer.periods.match`); 0 when none is asked. In
     "$41.7 million, $38.2 million and $33.9 million in fiscal 2024, 2023 and 2022, respectively" the n-th figure is
-    the n-th year's.
+    the n-th year's. A figure stated without a period is of the period the sentence states first.
 
     >>> s = "R&D expense was $41.7 million, $38.2 million and $33.9 million in 2024, 2023 and 2022, respectively."
     >>> found = list(_QUANTITY.finditer(s))
@@ -283,12 +320,41 @@ def _period_fit(wanted: Periods, sentence: str, found: list[re.Match], i: int,
     if i in respective:
         return match(wanted, periods(respective[i]))
     figures = [j for j, m in enumerate(found) if j == i or not re.fullmatch(r"(?:1[89]|20)\d\d", m.group(0).strip(" .,;:"))]
+
+    def stated(at: int) -> Periods:  # the period stated next to the figure figures[at]
+        k = figures[at]
+        after = sentence[found[k].end(): found[figures[at + 1]].start() if at + 1 < len(figures) else len(sentence)]
+        told = periods(_CLAUSE_BREAK.split(after)[0])  # "…, and full-year revenue was": the next figure's
+        if not told:
+            before = sentence[found[figures[at - 1]].end() if at else 0: found[k].start()]
+            if at:  # "… $37.6 million in fiscal 2023, and net income was $53.2 million": 2023 is the previous figure's
+                before = _CLAUSE_BREAK.split(before)[-1]
+            told = periods(before)
+        return told
+
     at = figures.index(i)  # a year is part of a period, not a figure that ends one
-    after = sentence[found[i].end(): found[figures[at + 1]].start() if at + 1 < len(figures) else len(sentence)]
-    stated = periods(after)
-    if not stated:
-        stated = periods(sentence[found[figures[at - 1]].end() if at else 0: found[i].start()])
-    return match(wanted, stated)
+    own = stated(at)
+    if own:
+        return match(wanted, own)
+    # A figure stated without a period is of the period the sentence states first for a figure it compares nothing
+    # with: "Operating income was $65.8 million in fiscal 2024, compared with $37.6 million in fiscal 2023, and net
+    # income was $53.2 million" (2024's); and never of the period it compares with ("… $65.8 million, compared with
+    # $37.6 million in fiscal 2023, and net income was $53.2 million": not 2023's).
+    compared = None
+    for k in range(at):
+        told = stated(k)
+        if not told:
+            continue
+        if not _COMPARED.search(sentence, found[figures[k - 1]].end() if k else 0, found[figures[k]].start()):
+            return match(wanted, told)
+        compared = compared or told
+    return -1 if compared and match(wanted, compared) > 0 else 0
+
+
+#: What introduces a figure of the period compared with: "compared with $37.6 million in fiscal 2023".
+_COMPARED = re.compile(r"\b(?:compared (?:with|to)|versus|vs\.?|(?:up |down )?from)\s*$", re.IGNORECASE)
+#: Where a clause ends inside a sentence: what comes before it is the previous figure's.
+_CLAUSE_BREAK = re.compile(r",\s+(?:and|while|whereas|but)\b|;")
 
 
 _FULL_DATE = re.compile(r"\b(?:1\d{3}|20\d\d)-\d\d-\d\d\b|\b" + _MONTH + r"\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s*(?:\d{4}\b)?|"
@@ -413,8 +479,23 @@ def expected_type(question: str) -> str | None:
     True
     >>> expected_type("متى ولد جنكيز خان؟"), expected_type("كم يبلغ عدد سكان مكة؟")  # Arabic: when, how many
     ('date', 'number')
+
+    "How much" of what a financial statement reports asks for an amount of that measure, as "what was" does:
+
+    >>> expected_type("How much net income did Globex report in 2024?"), expected_type("How much memory does it need?")
+    ('quantity', 'number')
+    >>> expected_type("How much of Globex's revenue came from Europe?")  # a share
+    'number'
+    >>> expected_type("What inventory balance did Globex carry at December 31, 2024?")
+    'quantity'
     """
-    return next((kind for kind, asks in _KINDS if asks.search(question)), None)
+    kind = next((kind for kind, asks in _KINDS if asks.search(question)), None)
+    if kind == "number" and _HOW_MUCH_MEASURE.search(question):
+        return "quantity"
+    return kind
+
+
+_HOW_MUCH_MEASURE = re.compile(r"\bhow much\b(?!\s+of\b)[^?]{0,60}?\b" + _FINANCIAL + r"\b", re.IGNORECASE)
 
 
 def holds_value(question: str, sentence: str) -> bool:
@@ -532,22 +613,65 @@ def financial_nouns(text: str) -> set[str]:
     """The measures of a financial statement that ``text`` names, lower-cased.
 
     >>> sorted(financial_nouns("Operating income of the segment")), financial_nouns("Total net sales")
-    (['income'], {'revenue'})
+    (['operating income'], {'revenue'})
 
     One measure in the singular and the plural, and under the names analysts give it: a question's "total inventory"
     is the row "Inventories", its "net profit" the row "Net income".
 
     >>> financial_nouns("total inventory balance") == financial_nouns("Inventories"), financial_nouns("net profit")
-    (True, {'income'})
+    (True, {'net income'})
+    >>> financial_nouns("the top line"), financial_nouns("its bottom line")
+    ({'revenue'}, {'net income'})
+
+    Income is several measures: operating, net, gross, comprehensive, before taxes and per share ("earnings per
+    share"); "income taxes" are a tax, not an income.
+
+    >>> sorted(financial_nouns("Income before income taxes; loss from operations; diluted earnings per share"))
+    ['operating income', 'per share income', 'pretax income']
+    >>> financial_nouns("Provision for income taxes"), financial_nouns("Net loss")
+    ({'tax'}, {'net income'})
+
+    The cost of revenue is no revenue, and capital expenditures are the purchases of property and equipment:
+
+    >>> financial_nouns("Cost of revenue"), financial_nouns("Purchases of property, plant and equipment")
+    ({'cost of revenue'}, {'expenditure'})
     """
-    return {_SINGULAR.get(m.lower(), m.lower()) for m in _FINANCIAL_NOUN.findall(text)}
+    found = set()
+    for m in _MEASURE.finditer(text):
+        if m.group("cost") or m.group("capex"):
+            found.add("cost of revenue" if m.group("cost") else "expenditure")
+            continue
+        noun = " ".join(m.group("noun").lower().split())
+        noun = _SINGULAR.get(noun, noun)
+        tail = " ".join((m.group("tail") or "").lower().split())
+        if noun != "income":
+            found.add(noun)
+        elif tail.startswith("tax"):
+            found.add("tax")
+        else:
+            qualifier = ("pretax" if tail.startswith("before") else "operating" if tail == "from operations" else
+                         "per share" if tail.startswith("per") else (m.group("qualifier") or "").lower().replace("-", ""))
+            found.add(f"{qualifier} income".strip())
+    return found
+
+
+def measures_agree(asked: set[str], named: set[str]) -> bool:
+    """Whether a text naming the measures ``named`` may state one of ``asked`` (both from :func:`financial_nouns`):
+    the same measure, or an income that one of the two leaves unqualified.
+
+    >>> measures_agree({"net income"}, {"operating income"}), measures_agree({"income"}, {"net income", "cash"})
+    (False, True)
+    """
+    return any(a == n or (a.split()[-1] == n.split()[-1] == "income" and (a == "income" or n == "income"))
+               for a in asked for n in named)
 
 
 #: One measure under its names: singular and plural ("Inventories" is the question's "inventory"), and the words
 #: analysts use for one another ("net profit", "earnings" and "net income"; "sales" and "revenue"; "capex").
 _SINGULAR = {"revenues": "revenue", "sales": "revenue", "profits": "income", "profit": "income", "earnings": "income",
              "losses": "income", "loss": "income", "expenses": "expense", "expenditures": "expenditure",
-             "capex": "expenditure", "commitments": "commitment", "dividends": "dividend", "inventories": "inventory"}
+             "capex": "expenditure", "commitments": "commitment", "dividends": "dividend", "inventories": "inventory",
+             "top line": "revenue", "top-line": "revenue", "bottom line": "net income", "bottom-line": "net income"}
 
 
 def asks_ratio(question: str) -> bool:

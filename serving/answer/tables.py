@@ -27,7 +27,9 @@ import re
 from dataclasses import dataclass
 
 from serving.answer.periods import conflicts, match, periods
-from serving.answer.span import asks_ratio, financial_nouns
+from serving.answer.span import asks_ratio, financial_nouns, measures_agree
+from serving.answer.anchors import acronyms, names_acronym
+from serving.answer.verify import content_words
 
 __all__ = ["TableRow", "row_value", "table_rows"]
 
@@ -258,6 +260,16 @@ def _merged_header(rows: list[list[str]]) -> list[str]:
     return label + columns
 
 
+def _names_row(question: str, label: str) -> bool:
+    """Whether ``question`` names the row ``label``: a word of it, or an acronym it spells out ("SG&A").
+
+    >>> _names_row("What were SG&A expenses?", "Selling, general and administrative"), _names_row("Europe?", "Asia")
+    (True, False)
+    """
+    return bool(set(content_words(label)) & set(content_words(question))) \
+        or any(names_acronym(a, label) for a in acronyms(question))
+
+
 def row_value(question: str, row: TableRow) -> str | None:
     """The figure of ``row`` in the column the question asks about: the one whose header names the question's
     year or quarter, and a whole year or part of one as the question does (:func:`serving.answer.periods.match`);
@@ -278,14 +290,18 @@ def row_value(question: str, row: TableRow) -> str | None:
     >>> segment = table_rows("(in thousands) | 2024\\nMetrology | $ 812,440\\nTotal net sales | $ 1,184,207")[0]
     >>> segment.measure, row_value("What were Metrology's net sales?", segment), row_value("Its operating income?", segment)
     ('Total net sales', '$ 812,440', None)
+    >>> row_value("What were the international net sales?", segment) is None  # a row the question does not name
+    True
     >>> row = TableRow(0, 0, "Ohio Valley Bank", ("$ 70,000,000.00", "17.500000000%"), ("Commitment", "Applicable Percentage"))
     >>> row_value("What percentage of the commitments does Ohio Valley hold?", row), row_value("What is its commitment?", row)
     ('17.500000000%', '$ 70,000,000.00')
     """
     wanted = financial_nouns(question)
     names = financial_nouns(row.measure) | financial_nouns(row.label)
-    if wanted and names and not wanted & names:
+    if wanted and names and not measures_agree(wanted, names):
         return None  # a segment's net sales do not answer for its operating income, nor a cash flow for net income
+    if wanted and not financial_nouns(" ".join((row.label, *row.headers))) and not _names_row(question, row.label):
+        return None  # a row the question does not name: "international revenue" is not the "Cloud Platform" row's
     asked = periods(question)
     share = asks_ratio(question)  # "what percentage …": the column of percentages, else never one
     figures = [(periods(h), c, (c.endswith("%") or "percent" in h.lower()) == share)  # each header read once

@@ -12,6 +12,7 @@ from cluster.config import load_config
 from serving.answer.extractive import Answerability, ExtractiveAnswerer
 from serving.answer.periods import conflicts, own_periods, periods
 from serving.answer.span import answer_span, expected_type, holds_value, same_value
+from serving.answer.tables import row_value, table_rows
 
 Q4 = ("VELORA net product revenue was $104.8 million in the fourth quarter of 2024, an increase of 34% compared "
       "with the fourth quarter of 2023.")
@@ -88,7 +89,7 @@ def test_another_passage_supports_a_figure_only_with_the_same_figure():
                                   score)
     answer = asyncio.run(answerer.answer("How much cash was provided by operating activities?",
                                          [(t, "Northwind 10-K › Liquidity", 1.0) for t in (best, other, row)]))
-    assert answer.answerable and answer.answer_value == "118.3 million", answer
+    assert answer.answerable and answer.answer_value == "$118.3 million", answer
     assert {s.n for s in answer.sentences} == {1, 3}, answer.answer  # millions and thousands; not the 12 months
     assert same_value("$401.9 million", "401,900") and not same_value("$401.9 million", "$112.6 million")
 
@@ -266,7 +267,7 @@ def test_an_analysts_period_codes_units_and_column_heads_are_read_as_a_filing_wr
     heads = "Year Ended December 31, 2024 2023 2022 Operating activities:"
     answer = _ask("How much cash did Northwind generate from operating activities in FY2024?", heads,
                   "In 2024, cash provided by operating activities was $118.3 million, up $21.5 million.")
-    assert answer.answerable and answer.answer_value == "118.3 million", answer
+    assert answer.answerable and answer.answer_value == "$118.3 million", answer
     assert heads not in answer.answer
     assert expected_type("Who is Northwind Precision Instruments' auditor?") == "organization"
     assert expected_type("Who is the chief executive officer of Northwind?") == "person"
@@ -348,3 +349,51 @@ def test_growth_is_answered_by_a_change_and_an_auditor_by_its_name():
                    "Board (United States), which require that we plan and perform the audit.",
                    "/s/ Pemberton Ashford LLP\nWe have served as the Company's auditor since 2016.")
     assert auditor.answer_value == "Pemberton Ashford LLP", auditor.answer
+
+
+def test_operating_income_is_no_net_income_and_the_asked_period_is_the_figures_own():
+    """Income is several measures (operating, net, per share); a period stated after one figure is that figure's, not
+    the next one's; the cost of revenue is no revenue; capital expenditures are the purchases of property."""
+    mdna = ("Operating income was $65.8 million in fiscal 2024, compared with $37.6 million in fiscal 2023, and net income "
+            "was $53.2 million, or $1.34 per diluted share.")
+    later = _ask_meridian("How much net income did Meridian report for fiscal 2023?", mdna,
+                          "Net income was $25.3 million in fiscal 2023.")
+    assert later.answerable and later.answer_value == "$25.3 million", later.answer
+    net = _ask_meridian("How much net income did Meridian report for fiscal 2024?", mdna)
+    assert net.answerable and net.answer_value == "$53.2 million", net.answer
+    eps = _ask_meridian("What were Meridian's diluted earnings per share?", mdna)
+    assert eps.answerable and eps.answer_value == "$1.34", eps.answer
+    statement = ("(in thousands) | 2024 | 2023\nTotal revenue | $ 585,837 | $ 501,735\nCost of revenue | 201,450 | "
+                 "180,220\n\nPurchases of property and equipment | (18,612) | (15,377)\nNet cash used in investing "
+                 "activities | (42,118) | (30,950)")
+    cost = _ask_meridian("What was Meridian's cost of revenue in 2024?", statement)
+    assert cost.answerable and cost.answer_value == "201,450", cost.answer
+    capex = _ask_meridian("What were Meridian's capital expenditures in 2023?", statement)
+    assert capex.answerable and capex.answer_value == "(15,377)", capex.answer
+
+
+def test_a_row_the_question_does_not_name_gives_no_figure_and_a_salutation_is_never_quoted():
+    segments = ("Revenue by segment (in thousands) | Fiscal 2024 | Fiscal 2022\nCloud Platform (subscription) | "
+                "$ 412,580 | $ 296,310\nPayments | 120,447 | 98,517\nTotal revenue | $ 585,837 | $ 426,237")
+    cloud, payments_row, total = table_rows(segments)
+    assert row_value("What was Meridian's international revenue in fiscal 2022?", cloud) is None
+    assert row_value("What was Meridian's revenue in fiscal 2022?", cloud) is None  # the question names no segment
+    assert row_value("What was Meridian's revenue in fiscal 2022?", total) == "$ 426,237"
+    payments = _ask_meridian("What was revenue of Meridian's Payments segment in fiscal 2022?", segments)
+    assert payments.answerable and payments.answer_value == "98,517", payments.answer
+    tenure = _ask_meridian("Since what year has Meridian's auditor served the stockholders and the board of directors?",
+                           "To the Stockholders and the Board of Directors of Meridian Ledger Systems, Inc.",
+                           "We have served as the Company's auditor since 2016.")
+    assert tenure.answerable and "To the Stockholders" not in tenure.answer, tenure.answer
+
+
+def test_a_balance_and_the_top_line_are_amounts_of_their_measure():
+    """ "What inventory balance …" asks for an amount of inventory: a balance sheet without that row does not answer
+    it; "top line" is revenue."""
+    sheet = ("(In thousands) | December 31, 2024 | December 31, 2023\nCash, cash equivalents and marketable securities | "
+             "882,114 | 796,430\nTotal assets | 1,118,772 | 998,504")
+    inventory = _ask("What inventory balance did Lakeshore Therapeutics carry at December 31, 2024?", sheet)
+    assert not inventory.answerable, inventory.answer
+    top = _ask("What was Lakeshore's top line for the fourth quarter of 2024?",
+               "Goodwill is tested for impairment annually as of the first day of the fourth quarter of 2024.", TOTALS)
+    assert top.answerable and top.answer_value == "$112.6 million", top.answer
