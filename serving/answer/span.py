@@ -211,6 +211,7 @@ def _quantity(question: str, sentences: Sequence[str]) -> str | None:
         best, best_key = None, None
         found = list(_QUANTITY.finditer(sentence))
         respective = _respective_years(sentence, found) if wanted else {}  # read once per sentence
+        told: dict[tuple, Periods] = {}  # each figure's stated period, read once per sentence
         for i, m in enumerate(found):
             value = m.group(0).strip(" .,;:-–")
             digits = re.findall(r"\d+(?:[.,]\d+)*", value)
@@ -228,7 +229,7 @@ def _quantity(question: str, sentences: Sequence[str]) -> str | None:
             if not marked or (not ratio and re.search(r"%|percent|basis points", value, re.I)):
                 continue  # an amount asked ("What were net sales?"): "14.8% of net sales" is not one
             share = bool(re.search(r"%|percent|basis points", value, re.I))
-            key = (percent_asked and not share, -_period_fit(wanted, sentence, found, i, respective),
+            key = (percent_asked and not share, -_period_fit(wanted, sentence, found, i, respective, told),
                    _distance_to_terms(sentence, terms, m.start()))
             if best_key is None or key < best_key:
                 best, best_key = value, key
@@ -298,12 +299,13 @@ def _respective_years(sentence: str, found: list[re.Match]) -> dict[int, str]:
 
 
 def _period_fit(wanted: Periods, sentence: str, found: list[re.Match], i: int,
-                respective: dict[int, str] | None = None) -> int:
+                respective: dict[int, str] | None = None, told: dict[tuple, Periods] | None = None) -> int:
     """How well the period stated next to figure ``i`` of ``sentence`` (its figures ``found``) fits the asked one:
     the words up to the next figure ("$401.9 million *for the full year 2024*, …"), else those since the previous
     one ("*In 2024,* revenue was $5.1 million") (:func:`serving.answer.periods.match`); 0 when none is asked. In
     "$41.7 million, $38.2 million and $33.9 million in fiscal 2024, 2023 and 2022, respectively" the n-th figure is
-    the n-th year's. A figure stated without a period is of the period the sentence states first.
+    the n-th year's. A figure stated without a period is of the period the sentence states first. ``told`` keeps
+    each figure's stated period across the calls for one sentence (the caller's dict).
 
     >>> s = "R&D expense was $41.7 million, $38.2 million and $33.9 million in 2024, 2023 and 2022, respectively."
     >>> found = list(_QUANTITY.finditer(s))
@@ -321,16 +323,24 @@ def _period_fit(wanted: Periods, sentence: str, found: list[re.Match], i: int,
         return match(wanted, periods(respective[i]))
     figures = [j for j, m in enumerate(found) if j == i or not re.fullmatch(r"(?:1[89]|20)\d\d", m.group(0).strip(" .,;:"))]
 
-    def stated(at: int) -> Periods:  # the period stated next to the figure figures[at]
+    told = {} if told is None else told
+
+    def stated(at: int) -> Periods:  # the period stated next to the figure figures[at], read once per sentence
+        key = (figures[at - 1] if at else -1, figures[at], figures[at + 1] if at + 1 < len(figures) else -1)
+        if key not in told:
+            told[key] = _stated(at)
+        return told[key]
+
+    def _stated(at: int) -> Periods:
         k = figures[at]
         after = sentence[found[k].end(): found[figures[at + 1]].start() if at + 1 < len(figures) else len(sentence)]
-        told = periods(_CLAUSE_BREAK.split(after)[0])  # "…, and full-year revenue was": the next figure's
-        if not told:
+        own = periods(_CLAUSE_BREAK.split(after)[0])  # "…, and full-year revenue was": the next figure's
+        if not own:
             before = sentence[found[figures[at - 1]].end() if at else 0: found[k].start()]
             if at:  # "… $37.6 million in fiscal 2023, and net income was $53.2 million": 2023 is the previous figure's
                 before = _CLAUSE_BREAK.split(before)[-1]
-            told = periods(before)
-        return told
+            own = periods(before)
+        return own
 
     at = figures.index(i)  # a year is part of a period, not a figure that ends one
     own = stated(at)
@@ -342,12 +352,12 @@ def _period_fit(wanted: Periods, sentence: str, found: list[re.Match], i: int,
     # $37.6 million in fiscal 2023, and net income was $53.2 million": not 2023's).
     compared = None
     for k in range(at):
-        told = stated(k)
-        if not told:
+        lead = stated(k)
+        if not lead:
             continue
         if not _COMPARED.search(sentence, found[figures[k - 1]].end() if k else 0, found[figures[k]].start()):
-            return match(wanted, told)
-        compared = compared or told
+            return match(wanted, lead)
+        compared = compared or lead
     return -1 if compared and match(wanted, compared) > 0 else 0
 
 
