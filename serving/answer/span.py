@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from serving.answer.periods import Periods, match, periods
 from serving.answer.verify import content_words
@@ -110,7 +111,8 @@ _STARTING = re.compile(r"\b(?:since|from|beginning|began|begun|starting|started|
 
 _ASKS_YEAR = re.compile(r"\b(?:which|what) year\b|في\s+[اأإ]ي\s+(?:عام|سنة)", re.IGNORECASE)
 #: What a financial statement reports: asked with "what was …", the answer is an amount.
-_FINANCIAL = (r"(?:revenues?|sales|top[- ]line|bottom[- ]line|income|loss|losses|earnings|expenses?|expenditures?|capex|profits?|assets|liabilities|equity|"
+_FINANCIAL = (r"(?:revenues?|sales|top[- ]line|bottom[- ]line|income|loss|losses|earnings|expenses?|expenditures?|capex|"
+              r"profits?|assets|liabilities|equity|"
               r"cash|debt|borrowings|commitments?|dividends?|ebitda|backlog|inventor(?:y|ies)|fees|compensation|salary|"
               r"guidance)")
 _ASKS_QUANTITY = re.compile(r"\bwhat\b[^?]{0,60}?\b(?:share|percentage|proportion|rate|ratio|margin|level|amount|"
@@ -211,7 +213,7 @@ def _quantity(question: str, sentences: Sequence[str]) -> str | None:
         best, best_key = None, None
         found = list(_QUANTITY.finditer(sentence))
         respective = _respective_years(sentence, found) if wanted else {}  # read once per sentence
-        told: dict[tuple, Periods] = {}  # each figure's stated period, read once per sentence
+        told: dict[tuple[int, int], Periods] = {}  # each figure's stated period, read once per sentence
         for i, m in enumerate(found):
             value = m.group(0).strip(" .,;:-–")
             digits = re.findall(r"\d+(?:[.,]\d+)*", value)
@@ -299,7 +301,7 @@ def _respective_years(sentence: str, found: list[re.Match]) -> dict[int, str]:
 
 
 def _period_fit(wanted: Periods, sentence: str, found: list[re.Match], i: int,
-                respective: dict[int, str] | None = None, told: dict[tuple, Periods] | None = None) -> int:
+                respective: dict[int, str] | None = None, told: dict[tuple[int, int], Periods] | None = None) -> int:
     """How well the period stated next to figure ``i`` of ``sentence`` (its figures ``found``) fits the asked one:
     the words up to the next figure ("$401.9 million *for the full year 2024*, …"), else those since the previous
     one ("*In 2024,* revenue was $5.1 million") (:func:`serving.answer.periods.match`); 0 when none is asked. In
@@ -326,21 +328,16 @@ def _period_fit(wanted: Periods, sentence: str, found: list[re.Match], i: int,
     told = {} if told is None else told
 
     def stated(at: int) -> Periods:  # the period stated next to the figure figures[at], read once per sentence
-        key = (figures[at - 1] if at else -1, figures[at], figures[at + 1] if at + 1 < len(figures) else -1)
-        if key not in told:
-            told[key] = _stated(at)
-        return told[key]
-
-    def _stated(at: int) -> Periods:
-        k = figures[at]
-        after = sentence[found[k].end(): found[figures[at + 1]].start() if at + 1 < len(figures) else len(sentence)]
-        own = periods(_CLAUSE_BREAK.split(after)[0])  # "…, and full-year revenue was": the next figure's
-        if not own:
-            before = sentence[found[figures[at - 1]].end() if at else 0: found[k].start()]
-            if at:  # "… $37.6 million in fiscal 2023, and net income was $53.2 million": 2023 is the previous figure's
-                before = _CLAUSE_BREAK.split(before)[-1]
-            own = periods(before)
-        return own
+        start = found[figures[at - 1]].end() if at else 0
+        end = found[figures[at + 1]].start() if at + 1 < len(figures) else len(sentence)
+        if (start, end) not in told:
+            k = figures[at]  # what follows a clause break ("…, and full-year revenue was") is the next figure's
+            own = periods(_CLAUSE_BREAK.split(sentence[found[k].end():end])[0])
+            if not own:  # "… $37.6 million in fiscal 2023, and net income was $53.2 million": 2023 is the previous figure's
+                before = sentence[start:found[k].start()]
+                own = periods(_CLAUSE_BREAK.split(before)[-1] if at else before)
+            told[(start, end)] = own
+        return told[(start, end)]
 
     at = figures.index(i)  # a year is part of a period, not a figure that ends one
     own = stated(at)
@@ -646,6 +643,12 @@ def financial_nouns(text: str) -> set[str]:
     >>> financial_nouns("Cost of revenue"), financial_nouns("Purchases of property, plant and equipment")
     ({'cost of revenue'}, {'expenditure'})
     """
+    return set(_financial_nouns(text))
+
+
+@lru_cache(maxsize=1024)
+def _financial_nouns(text: str) -> frozenset[str]:
+    """:func:`financial_nouns`, once per text (the answer path asks for the question's with every candidate)."""
     found = set()
     for m in _MEASURE.finditer(text):
         if m.group("cost") or m.group("capex"):
@@ -662,7 +665,7 @@ def financial_nouns(text: str) -> set[str]:
             qualifier = ("pretax" if tail.startswith("before") else "operating" if tail == "from operations" else
                          "per share" if tail.startswith("per") else (m.group("qualifier") or "").lower().replace("-", ""))
             found.add(f"{qualifier} income".strip())
-    return found
+    return frozenset(found)
 
 
 def measures_agree(asked: set[str], named: set[str]) -> bool:
