@@ -5,7 +5,7 @@
 ['Dr. Smith measured 3.14 m.', 'See example.com for v1.2.3.', '- item one', '- item two']
 
 The text is first cut into *units*: a blank line always ends one, and a line that looks like
-a list item or code (or follows a code line) starts a new one; other lines joined by single
+a list item, code or a table's row of figures (or follows one) starts a new one; other lines joined by single
 newlines stay together. Each unit is then cut after ``.``/``!``/``?``/``…`` (plus closing
 quotes/brackets) when whitespace and a sentence start (uppercase/uncased letter, digit, or an
 opening quote/bracket before one) follow, unless the word before is a known abbreviation, a
@@ -16,6 +16,8 @@ Every regex is possessive or anchored at a run start, so the whole scan is linea
 from __future__ import annotations
 
 import re
+
+from pipelines.chunk.rows import is_figure_row
 
 __all__ = ["split_sentences"]
 
@@ -46,8 +48,9 @@ _CODE_START_RE = re.compile(
 
 
 def _is_code(line: str) -> bool:
-    """Heuristic: does this (non-blank) line look like source code or a table row?"""
-    if _CODE_START_RE.match(line) is not None:
+    """Heuristic: does this (non-blank) line look like source code or a table row (a row is a unit of its own, so a
+    chunk never ends inside one: :func:`pipelines.chunk.rows.is_figure_row`)?"""
+    if _CODE_START_RE.match(line) is not None or is_figure_row(line):
         return True
     tail = line.rstrip()
     if tail.endswith(("{", "=>", "->")):

@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from pipelines.chunk.rows import PERIOD as _PERIOD, cells as _cells, is_figure as _is_figure, is_header_row as _is_header
 from serving.answer.periods import conflicts, match, periods
 from serving.answer.span import asks_ratio, financial_nouns, measures_agree
 from serving.answer.anchors import acronyms, names_acronym
@@ -33,10 +34,6 @@ from serving.answer.verify import content_words
 
 __all__ = ["TableRow", "row_value", "table_rows"]
 
-#: A figure cell: an amount with its currency, sign, parentheses (a negative) or percent sign.
-_FIGURE = re.compile(r"^[(\-–−]?\s?(?:USD|US\$|EUR|GBP|[$€£])?\s?\(?\d[\d,.]*\)?\s?(?:%|percent|[kKmMbB]n?)?\)?$")
-#: The periods a question or a header names: a year (FY2018 and "fiscal 2018" too) or a quarter.
-_PERIOD = re.compile(r"(?<!\d)(?:(?:19|20)\d\d)(?!\d)|\bQ[1-4]\b", re.IGNORECASE)
 _SEPARATOR = re.compile(r"^[\s|:+-]+$")  # a Markdown table's |---|---| line
 #: The scale a statement states its figures in, in its caption or header ("(in millions of dollars)").
 _UNIT = re.compile(r"\bin (?:millions|thousands|billions)\b(?: of (?:U\.S\. )?(?:dollars|euros|pounds|yen|USD|EUR|GBP))?",
@@ -60,44 +57,6 @@ class TableRow:
         parts = [f"{h}: {c}" if h else c for h, c in zip(self.headers, self.cells) if c]
         label = f"{self.label} ({self.unit})" if self.unit else self.label
         return f"{label} — {'; '.join(parts)}"
-
-
-def _cells(line: str) -> list[str]:
-    """The row's cells without empty ones, a cell holding only a currency sign joined to the next and one holding
-    only ``)`` or ``%`` to the one before (filings set ``$`` and ``)`` in cells of their own).
-
-    >>> _cells("Net sales | $ | 32,765 | | $ | (1,577 | )")
-    ['Net sales', '$32,765', '$(1,577)']
-    """
-    body = line.strip()
-    if body.startswith("|"):
-        body = body[1:]
-    if body.endswith("|"):
-        body = body[:-1]
-    out: list[str] = []
-    pending = ""
-    for cell in (c.strip() for c in body.split("|")):
-        if not cell:
-            continue
-        if re.fullmatch(r"(?:USD|US\$|EUR|GBP|[$€£])", cell):
-            pending += cell
-            continue
-        if out and re.fullmatch(r"[)%]+", cell):
-            out[-1] += cell
-            continue
-        out.append(pending + cell)
-        pending = ""
-    return out
-
-
-def _is_figure(cell: str) -> bool:
-    return bool(_FIGURE.match(cell.replace(" ", "")) or _FIGURE.match(cell))
-
-
-def _is_header(cells: list[str]) -> bool:
-    """A header row: no figure other than a year or a quarter, some text or a period in it."""
-    values = [c for c in cells if c]
-    return bool(values) and not any(_is_figure(c) and not _PERIOD.fullmatch(c.strip()) for c in values)
 
 
 def table_rows(text: str) -> list[TableRow]:

@@ -18,11 +18,12 @@ records why it is there.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from cluster.config import StrataConfig
+from pipelines.chunk.rows import is_row, starts_in_table, table_head
 from pipelines.chunk.sentences import split_sentences
 from serving.expansion.packing import PackedPassage, Piece, pack
 from serving.index.view import IndexView
@@ -30,6 +31,11 @@ from serving.retrieval.contentless import is_contents
 from serving.retrieval.hybrid import Candidate
 from serving.rerank.text import best_window
 from serving.retrieval.sections import SectionHit
+
+
+#: How many chunks above a chunk that starts inside a table are read for the table's head (in one read): a
+#: statement's rows are figures, about 20 tokens a row, so 8 chunks hold a table of about 80 rows.
+HEAD_LOOKBACK = 8
 
 
 @dataclass
@@ -104,6 +110,7 @@ class _Budget:
     def __init__(self, total: int) -> None:
         self.total, self.used, self.dropped = total, 0, 0
         self.pieces: dict[str, Piece] = {}  # chunk id or "summary:<section>" → piece
+        self.places: dict[tuple[str, int], Piece] = {}  # (document, ordinal) → its whole chunk's piece
 
     def has(self, key: str) -> bool:
         return key in self.pieces
@@ -116,8 +123,13 @@ class _Budget:
             return True
         if key.startswith("excerpt:") and key.removeprefix("excerpt:") in self.pieces:
             return True  # the whole chunk is in the pack
+        if piece.head and (piece.doc_id, piece.ordinal - 1) in self.places:  # the chunk above is in: no head again
+            piece = replace(piece, head="", head_tokens=0, n_tokens=piece.n_tokens - piece.head_tokens)
+        whole = piece.ordinal >= 0 and not piece.excerpt
+        below = self.places.get((piece.doc_id, piece.ordinal + 1)) if whole else None
+        freed = below.head_tokens if below is not None and below.head else 0  # its head is not needed below it
         excerpt = self.pieces.pop(f"excerpt:{key}", None)  # a whole chunk replaces its excerpt
-        room = (self.total if limit is None else limit) + (excerpt.n_tokens if excerpt is not None else 0)
+        room = (self.total if limit is None else limit) + (excerpt.n_tokens if excerpt is not None else 0) + freed
         if self.used + piece.n_tokens > room:
             if excerpt is not None:
                 self.pieces[f"excerpt:{key}"] = excerpt
@@ -128,6 +140,12 @@ class _Budget:
             piece.reasons += [r for r in excerpt.reasons if r not in piece.reasons]
         self.pieces[key] = piece
         self.used += piece.n_tokens
+        if whole:
+            self.places[(piece.doc_id, piece.ordinal)] = piece
+        if freed:  # the chunk below no longer needs its table's head repeated
+            self.used -= freed
+            below.n_tokens -= freed
+            below.head, below.head_tokens = "", 0
         return True
 
 
@@ -151,10 +169,12 @@ def _interleave(*queues: list) -> list:
 
 
 def _chunk_piece(row: dict, reason: dict, score: float, priority: int) -> Piece:
+    head = row.get("head") or ""  # a chunk that starts inside a table: its table's head (see :meth:`_attach_heads`)
+    head_tokens = round(len(head) * row["n_tokens"] / max(len(row["text"]), 1)) + 1 if head else 0
     return Piece(row["doc_id"], row["section_id"], row["ordinal"], row["start"], row["end"], row["text"],
-                 row["n_tokens"], [row["chunk_id"]], [reason], score, priority,
+                 row["n_tokens"] + head_tokens, [row["chunk_id"]], [reason], score, priority,
                  {k: row[k] for k in ("source", "path", "title", "section_path")},
-                 row.get("first_page"), row.get("last_page"))
+                 row.get("first_page"), row.get("last_page"), head=head, head_tokens=head_tokens)
 
 
 def excerpt_piece(row: dict, query: str, max_tokens: int, reason: dict, score: float, priority: int) -> Piece | None:
@@ -197,6 +217,7 @@ class AwarenessExpander:
         budget = _Budget(settings.budget_tokens)
         direct = candidates[: settings.top_k]
         rows = self.view.chunks_by_id(c.chunk_id for c in direct)
+        self._attach_heads(rows.values())
         direct = [c for c in direct if c.chunk_id in rows]
         counts = {"direct": 0, "section_tier": 0, "neighbour": 0, "parent": 0, "sibling": 0, "excerpt": 0}
         share = int(settings.budget_tokens * settings.expansion_share)  # the expansion units' room
@@ -283,6 +304,7 @@ class AwarenessExpander:
         if not wanted:
             return []
         chunks = self.view.chunks_of_sections([s.section_id for s in wanted], with_vectors=True)
+        self._attach_heads(chunks)
         by_section: dict[str, list[dict]] = {}
         for row in chunks:
             by_section.setdefault(row["section_id"], []).append(row)
@@ -291,6 +313,7 @@ class AwarenessExpander:
             children = self.view.children_of(empty)
             child_rows = self.view.chunks_of_sections([c["section_id"] for c in children], with_vectors=True)
             parent_of = {c["section_id"]: c["parent_id"] for c in children}
+            self._attach_heads(child_rows)
             for row in child_rows:
                 by_section.setdefault(parent_of[row["section_id"]], []).append(row)
         retrieved: dict[str, int] = {}
@@ -349,6 +372,7 @@ class AwarenessExpander:
         if settings.mode == "section":
             whole = self.view.chunks_of_sections([row["section_id"]])
             if sum(r["n_tokens"] for r in whole) <= total // 2:
+                self._attach_heads(whole)
                 return whole
         if settings.window <= 0:
             return []
@@ -356,7 +380,36 @@ class AwarenessExpander:
                                            row["ordinal"] + settings.window)
         if settings.mode in ("heading", "section"):
             around = [r for r in around if r["section_id"] == row["section_id"]]
+        self._attach_heads(around)
         return around
+
+    # -- table heads ------------------------------------------------------------------------------------
+    def _attach_heads(self, rows) -> None:
+        """Give each chunk row that starts inside a table (:func:`pipelines.chunk.rows.starts_in_table`) the head of
+        that table (``row["head"]``: caption and header rows, :func:`pipelines.chunk.rows.table_head`) from the
+        chunks above it in its section, at most :data:`HEAD_LOOKBACK` of them, all in one read (a table longer than a
+        chunk is all rows in between); '' where there is none."""
+        rows = list(rows)
+        known = {(r["doc_id"], r["ordinal"]): r for r in rows}
+        pending = []
+        for r in rows:
+            if "head" in r:
+                continue
+            r["head"] = ""
+            if r["ordinal"] > 0 and starts_in_table(r["text"]):
+                pending.append(r)
+        if not pending:
+            return
+        known.update(self.view.chunks_at({(r["doc_id"], r["ordinal"] - back) for r in pending
+                                          for back in range(1, HEAD_LOOKBACK + 1)} - known.keys()))
+        for r in pending:
+            for back in range(1, HEAD_LOOKBACK + 1):
+                above = known.get((r["doc_id"], r["ordinal"] - back))
+                if above is None or above["section_id"] != r["section_id"]:
+                    break
+                r["head"] = table_head(above["text"])
+                if r["head"] or not all(is_row(line) for line in above["text"].strip().split("\n")):
+                    break  # found, or the chunk above is no chunk of rows only (the table began in it, headless)
 
     # -- parent and sibling summaries -----------------------------------------------------------------
     def _summaries(self, direct: list[Candidate], rows: dict[str, dict], vectors: dict[str, np.ndarray],

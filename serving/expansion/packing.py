@@ -7,7 +7,14 @@ overlap is cut by offsets), passages are ordered by document (best first) and th
 >>> [(p.text, p.first_page, p.last_page) for p in pack([b, a])]
 [('0123456789abcde', 4, 5)]
 
-A passage's pages run from its chunks' first to their last (None where no chunk has pages).
+A passage's pages run from its chunks' first to their last (None where no chunk has pages). A passage that starts
+inside a table begins with the table's head (its caption and header rows, from the chunk above: a piece's
+``head``), so its rows say what their figures are; a passage that holds the chunk above does not repeat it.
+
+>>> head = Piece("d", "s", 3, 50, 70, "Net loss | (70,193)", 6, ["c3"], [{"kind": "direct"}], 1.0, 0,
+...              head="Year | 2024", head_tokens=3)
+>>> [p.text for p in pack([head])]
+['Year | 2024\\nNet loss | (70,193)']
 """
 
 from __future__ import annotations
@@ -35,6 +42,8 @@ class Piece:
     first_page: int | None = None  # pages (1-based) of a paged document's chunk; None if unknown
     last_page: int | None = None
     excerpt: bool = False  # a sentence window of a chunk (start/end are its own): joins only what it overlaps
+    head: str = ""  # a chunk that starts inside a table: the table's head from above it, shown before it when it leads
+    head_tokens: int = 0  # the head's share of n_tokens
 
 
 @dataclass
@@ -59,13 +68,14 @@ def _pages(a: int | None, b: int | None, pick) -> int | None:
 
 
 def _merge(into: Piece, nxt: Piece) -> None:
+    tokens = nxt.n_tokens - nxt.head_tokens  # what comes before it in the passage holds its table's head
     if nxt.start < into.end:  # overlapping chunks: keep only the new characters (and their share of tokens)
         new = nxt.text[into.end - nxt.start:] if nxt.end > into.end else ""
         into.text += new
-        into.n_tokens += round(nxt.n_tokens * len(new) / max(len(nxt.text), 1))
+        into.n_tokens += round(tokens * len(new) / max(len(nxt.text), 1))
     else:
         into.text += "\n" + nxt.text
-        into.n_tokens += nxt.n_tokens
+        into.n_tokens += tokens
     into.end = max(into.end, nxt.end)
     into.first_page = _pages(into.first_page, nxt.first_page, min)
     into.last_page = _pages(into.last_page, nxt.last_page, max)
@@ -97,7 +107,8 @@ def pack(pieces: list[Piece]) -> list[PackedPassage]:
                                        "reasons": list(piece.reasons)}))
         for p in merged:
             key = f"{p.doc_id}:{p.start}:{p.end}:{','.join(p.chunk_ids) or p.section_id}"
+            text = f"{p.head}\n{p.text}" if p.head else p.text
             out.append(PackedPassage(hashlib.sha1(key.encode()).hexdigest()[:16], p.doc_id, p.section_id, p.start,
-                                     p.end, p.text, p.n_tokens, p.chunk_ids, p.reasons, p.score, p.meta,
+                                     p.end, text, p.n_tokens, p.chunk_ids, p.reasons, p.score, p.meta,
                                      p.first_page, p.last_page))
     return out

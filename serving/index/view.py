@@ -140,6 +140,18 @@ class IndexView:
         where = f"{sql_in('doc_id', [doc_id])} AND ordinal >= {int(first)} AND ordinal <= {int(last)}"
         return sorted(self._rows(CHUNKS, CHUNK_COLUMNS, where), key=lambda r: r["ordinal"])
 
+    def chunks_at(self, places: Iterable[tuple[str, int]]) -> dict[tuple[str, int], dict]:
+        """The chunks at ``(doc_id, ordinal)`` places, in one read, keyed by their place (missing ones absent)."""
+        by_doc: dict[str, set[int]] = {}
+        for doc_id, ordinal in places:
+            if ordinal >= 0:
+                by_doc.setdefault(doc_id, set()).add(int(ordinal))
+        if not by_doc:
+            return {}
+        where = " OR ".join(f"({sql_in('doc_id', [d])} AND ordinal IN ({','.join(map(str, sorted(o)))}))"
+                            for d, o in by_doc.items())
+        return {(r["doc_id"], r["ordinal"]): r for r in self._rows(CHUNKS, CHUNK_COLUMNS, where)}
+
     def chunks_of_sections(self, section_ids: Iterable[str], *, with_vectors: bool = False) -> list[dict]:
         ids = list(dict.fromkeys(section_ids))
         if not ids:
