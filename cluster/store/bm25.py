@@ -91,15 +91,17 @@ def writer_threads(requested: int = 0) -> int:
     return requested if requested > 0 else max(1, min(os.cpu_count() or 1, MAX_WRITER_THREADS))
 
 
-def document_json(row: dict) -> str:
-    """One chunk (keys: :data:`BM25_COLUMNS`) as the tantivy JSON document :meth:`Bm25Index.add_json` takes.
+def document_json(row: dict, head: str = "") -> str:
+    """One chunk (keys: :data:`BM25_COLUMNS`) as the tantivy JSON document :meth:`Bm25Index.add_json` takes, its
+    words after its document's title, its section path and, for a chunk that starts inside a table, that table's
+    ``head`` (caption and column heads: "Year Ended December 31, 2024" for its rows of figures).
     Fragment-writing workers render these, so the writer's thread only hands strings to tantivy.
 
     >>> document_json({"chunk_id": "c", "doc_id": "d", "title": "T", "section_path": "", "section_facet": "/d/s",
     ...                "text": "x"})
     '{"chunk_id": "c", "doc_id": "d", "text": "T\\\\nx", "section": "/d/s"}'
     """
-    body = "\n".join(p for p in (row["title"], row["section_path"], row["text"]) if p)
+    body = "\n".join(p for p in (row["title"], row["section_path"], head, row["text"]) if p)
     return json.dumps({"chunk_id": row["chunk_id"], "doc_id": row["doc_id"], "text": body,
                        "section": row["section_facet"]})
 

@@ -15,9 +15,10 @@ Year | 2024 | 2023
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
-__all__ = ["FIGURE", "PERIOD", "cells", "is_figure", "is_figure_row", "is_header_row", "is_row", "starts_in_table",
-           "table_head"]
+__all__ = ["FIGURE", "HEAD_LOOKBACK", "PERIOD", "cells", "head_above", "is_figure", "is_figure_row", "is_header_row",
+           "is_row", "starts_in_table", "table_head"]
 
 #: A figure cell: an amount with its currency, sign, parentheses (a negative) or percent sign.
 FIGURE = re.compile(r"^[(\-–−]?\s?(?:USD|US\$|EUR|GBP|[$€£])?\s?\(?\d[\d,.]*\)?\s?(?:%|percent|[kKmMbB]n?)?\)?$")
@@ -27,6 +28,9 @@ PERIOD = re.compile(r"(?<!\d)(?:(?:19|20)\d\d)(?!\d)|\bQ[1-4]\b", re.IGNORECASE)
 _CAPTION_LINES, _CAPTION_CHARS = 4, 120
 #: The most characters a repeated head may have (about 100 tokens): a longer one is no head but a table's body.
 _MAX_HEAD_CHARS = 400
+#: How many chunks above one that starts inside a table are read for the table's head: a statement's rows are
+#: figures, about 20 tokens a row, so 8 chunks of 200 tokens hold a table of about 80 rows.
+HEAD_LOOKBACK = 8
 
 
 def is_row(line: str) -> bool:
@@ -123,8 +127,10 @@ def table_head(text: str) -> str:
     lines left out) and its leading header rows; '' when ``text`` does not end in a table's rows, or the
     table has no head within ``text`` (it began further up), or the head would be longer than a head is.
 
-    >>> table_head("Prose first.\\n\\nSegment | 2024\\nMetrology | 812,440\\nTotal | 1,184,207")
+    >>> table_head("Net sales rose in every segment during the year.\\n\\nSegment | 2024\\nMetrology | 812,440")
     'Segment | 2024'
+    >>> table_head("The following table shows net sales by segment:\\n\\nSegment | 2024\\nMetrology | 812,440")
+    'The following table shows net sales by segment:\\nSegment | 2024'
     >>> table_head("Net loss | (70,193)\\nShares | 73,640"), table_head("Revenue | 401,900\\n\\nSome prose after.")
     ('', '')
     """
@@ -149,3 +155,22 @@ def table_head(text: str) -> str:
         return ""
     head = "\n".join(line.strip() for line in lines[caption:body] if line.strip())
     return head if len(head) <= _MAX_HEAD_CHARS else ""
+
+
+def head_above(texts_above: Iterable[str]) -> str:
+    """The head of the table a chunk starts inside, from the texts of the chunks above it in its section, nearest
+    first (at most :data:`HEAD_LOOKBACK` are read): the first one's :func:`table_head`, or, past chunks of rows only
+    (the middle of a long table), the next one's; '' when a chunk above is not all rows and has no head.
+
+    >>> head_above(["Rev | 1 | 2\\nCost | 3 | 4", "Statement\\nYear | 2024 | 2023\\nSales | 5 | 6", "Older | 2022"])
+    'Statement\\nYear | 2024 | 2023'
+    >>> head_above(["Some prose above.", "Statement\\nYear | 2024 | 2023\\nSales | 5 | 6"])
+    ''
+    """
+    for n, text in enumerate(texts_above):
+        if n >= HEAD_LOOKBACK:
+            break
+        head = table_head(text)
+        if head or not all(is_row(line) for line in text.strip().split("\n")):
+            return head
+    return ""

@@ -14,6 +14,7 @@ import pyarrow.compute as pc
 
 from cluster.store.bm25 import BM25_COLUMNS, document_json
 from cluster.store.schema import DOCUMENTS_SCHEMA, chunks_schema, sections_schema
+from pipelines.chunk.rows import HEAD_LOOKBACK, head_above, starts_in_table
 
 #: The ``documents`` columns a record carries (``ingested_at`` is stamped at commit).
 DOCUMENT_META = pa.schema([f for f in DOCUMENTS_SCHEMA if f.name != "ingested_at"])
@@ -82,5 +83,26 @@ def documents_table(meta: pa.Table) -> pa.Table:
 
 
 def bm25_documents(chunks: pa.Table) -> list[str]:
-    """The tantivy JSON document of every ``chunks`` row (:func:`cluster.store.bm25.document_json`)."""
-    return [document_json(row) for row in chunks.select(list(BM25_COLUMNS)).to_pylist()]
+    """The tantivy JSON document of every ``chunks`` row (:func:`cluster.store.bm25.document_json`), in order; a
+    chunk that starts inside a table is indexed with the table's head from the chunks above it (its rows of figures
+    are found by the year and the statement the head names, as the passage that quotes it shows them).
+
+    >>> import json
+    >>> rows = [{"chunk_id": f"c{i}", "doc_id": "d", "title": "", "section_path": "", "section_facet": "/d/s",
+    ...          "section_id": "s", "ordinal": i, "text": t} for i, t in enumerate(["Year | 2024\\nSales | 5", "Loss | (7)"])]
+    >>> [json.loads(d)["text"] for d in bm25_documents(pa.Table.from_pylist(rows))]
+    ['Year | 2024\\nSales | 5', 'Year | 2024\\nLoss | (7)']
+    """
+    rows = chunks.select([*BM25_COLUMNS, "section_id", "ordinal"]).to_pylist()
+    out = []
+    for i, row in enumerate(rows):
+        head = ""
+        if row["ordinal"] > 0 and starts_in_table(row["text"]):
+            above = []  # the chunks above it in its section, nearest first (a record's chunks are in order)
+            for prev in reversed(rows[max(0, i - HEAD_LOOKBACK):i]):
+                if prev["doc_id"] != row["doc_id"] or prev["section_id"] != row["section_id"]:
+                    break
+                above.append(prev["text"])
+            head = head_above(above)
+        out.append(document_json(row, head))
+    return out

@@ -404,6 +404,10 @@ def _place(question: str, sentences: Sequence[str], asked: set[str]) -> str | No
     >>> _place("Where was Charles Babbage born?", ["Babbage was born on December 26, 1791 in Teignmouth, Devonshire UK."],
     ...        {"where", "was", "charles", "babbage", "born?"})
     'Teignmouth, Devonshire UK'
+    >>> _place("In which city is Meridian Ledger Systems headquartered?",
+    ...        ["The statements include the accounts of Meridian Ledger Systems, Inc. and its subsidiaries."],
+    ...        {"which", "city", "meridian", "ledger", "systems", "headquartered"}) is None
+    True
     """
     terms = {w.lower()[:5] for w in re.findall(r"[A-Za-z]{3,}", question)}
     for sentence in sentences:
@@ -411,8 +415,8 @@ def _place(question: str, sentences: Sequence[str], asked: set[str]) -> str | No
         for m in _PLACE.finditer(sentence):  # never the sentence's first word: the subject, not the place
             value = re.sub(r"^the\s+", "", m.group(0).strip(" .,;:"))
             words = [re.sub(r"['’]s$", "", w.lower()).strip("'’.,") for w in re.findall(r"[\w'’.-]+", value)]
-            if not value or all(w in asked or w in _NOT_PLACES for w in words):
-                continue
+            if not value or all(w in asked or w in _NOT_PLACES or w in _LEGAL_FORMS for w in words):
+                continue  # nothing new: the question's own names ("Meridian Ledger Systems, Inc." for "… Meridian …")
             if re.fullmatch(_MONTH + r".*", value) or value.split()[0].lower() in _NOT_PLACES:
                 continue
             distance = _distance_to_terms(sentence, terms, m.start())
@@ -424,6 +428,8 @@ def _place(question: str, sentences: Sequence[str], asked: set[str]) -> str | No
 
 
 _NOT_PLACES = frozenset("the a an he she it they his her its their in on at of this that i we you".split())
+#: A company's legal form: "Meridian Ledger Systems, Inc." names no place the question does not.
+_LEGAL_FORMS = frozenset("inc inc. corp corp. co co. llc llp ltd ltd. plc lp l.p n.a ag sa gmbh".split())
 
 
 def _yes_no(question: str, sentences: Sequence[str]) -> str | None:

@@ -34,6 +34,8 @@ from serving.answer.verify import content_words
 
 __all__ = ["TableRow", "row_value", "table_rows"]
 
+#: A question that names a percentage: only a percentage answers it.
+_ASKS_PERCENT = re.compile(r"%|\bper ?cent", re.IGNORECASE)
 _SEPARATOR = re.compile(r"^[\s|:+-]+$")  # a Markdown table's |---|---| line
 #: The scale a statement states its figures in, in its caption or header ("(in millions of dollars)").
 _UNIT = re.compile(r"\bin (?:millions|thousands|billions)\b(?: of (?:U\.S\. )?(?:dollars|euros|pounds|yen|USD|EUR|GBP))?",
@@ -254,6 +256,7 @@ def row_value(question: str, row: TableRow) -> str | None:
     >>> row = TableRow(0, 0, "Ohio Valley Bank", ("$ 70,000,000.00", "17.500000000%"), ("Commitment", "Applicable Percentage"))
     >>> row_value("What percentage of the commitments does Ohio Valley hold?", row), row_value("What is its commitment?", row)
     ('17.500000000%', '$ 70,000,000.00')
+    >>> row_value("By what percentage did total revenue grow in 2024?", TableRow(0, 0, "Total revenue", ("$ 585,837",), ("2024",)))
     """
     wanted = financial_nouns(question)
     names = financial_nouns(row.measure) | financial_nouns(row.label)
@@ -265,6 +268,8 @@ def row_value(question: str, row: TableRow) -> str | None:
     share = asks_ratio(question)  # "what percentage …": the column of percentages, else never one
     figures = [(periods(h), c, (c.endswith("%") or "percent" in h.lower()) == share)  # each header read once
                for h, c in zip(row.headers, row.cells) if _is_figure(c)]
+    if _ASKS_PERCENT.search(question) and not any(kind for *_, kind in figures):
+        return None  # "by what percentage did revenue grow": a row of amounts does not say
     if not (asked.years or asked.quarters):
         fits = [(kind, -i, c) for i, (p, c, kind) in enumerate(figures) if not conflicts(asked, p)]
         return max(fits)[-1] if fits else (figures[0][1] if figures else None)

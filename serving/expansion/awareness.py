@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from cluster.config import StrataConfig
-from pipelines.chunk.rows import is_row, starts_in_table, table_head
+from pipelines.chunk.rows import HEAD_LOOKBACK, head_above, starts_in_table
 from pipelines.chunk.sentences import split_sentences
 from serving.expansion.packing import PackedPassage, Piece, pack
 from serving.index.view import IndexView
@@ -31,11 +31,6 @@ from serving.retrieval.contentless import is_contents
 from serving.retrieval.hybrid import Candidate
 from serving.rerank.text import best_window
 from serving.retrieval.sections import SectionHit
-
-
-#: How many chunks above a chunk that starts inside a table are read for the table's head (in one read): a
-#: statement's rows are figures, about 20 tokens a row, so 8 chunks hold a table of about 80 rows.
-HEAD_LOOKBACK = 8
 
 
 @dataclass
@@ -386,9 +381,8 @@ class AwarenessExpander:
     # -- table heads ------------------------------------------------------------------------------------
     def _attach_heads(self, rows) -> None:
         """Give each chunk row that starts inside a table (:func:`pipelines.chunk.rows.starts_in_table`) the head of
-        that table (``row["head"]``: caption and header rows, :func:`pipelines.chunk.rows.table_head`) from the
-        chunks above it in its section, at most :data:`HEAD_LOOKBACK` of them, all in one read (a table longer than a
-        chunk is all rows in between); '' where there is none."""
+        that table (``row["head"]``: caption and header rows, :func:`pipelines.chunk.rows.head_above`) from the
+        chunks above it in its section, all read at once; '' where there is none."""
         rows = list(rows)
         known = {(r["doc_id"], r["ordinal"]): r for r in rows}
         pending = []
@@ -403,13 +397,13 @@ class AwarenessExpander:
         known.update(self.view.chunks_at({(r["doc_id"], r["ordinal"] - back) for r in pending
                                           for back in range(1, HEAD_LOOKBACK + 1)} - known.keys()))
         for r in pending:
+            above = []  # the texts of the chunks above it in its section, nearest first
             for back in range(1, HEAD_LOOKBACK + 1):
-                above = known.get((r["doc_id"], r["ordinal"] - back))
-                if above is None or above["section_id"] != r["section_id"]:
+                chunk = known.get((r["doc_id"], r["ordinal"] - back))
+                if chunk is None or chunk["section_id"] != r["section_id"]:
                     break
-                r["head"] = table_head(above["text"])
-                if r["head"] or not all(is_row(line) for line in above["text"].strip().split("\n")):
-                    break  # found, or the chunk above is no chunk of rows only (the table began in it, headless)
+                above.append(chunk["text"])
+            r["head"] = head_above(above)
 
     # -- parent and sibling summaries -----------------------------------------------------------------
     def _summaries(self, direct: list[Candidate], rows: dict[str, dict], vectors: dict[str, np.ndarray],

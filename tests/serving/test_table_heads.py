@@ -144,3 +144,13 @@ def test_a_passage_holding_the_chunk_above_does_not_repeat_the_head(statement_in
         assert set(passage.chunk_ids) == {above["chunk_id"], chunk["chunk_id"]}
         assert passage.text.split("\n")[:3] == CAPTION and passage.text.count("STATEMENTS OF OPERATIONS") == 1
         assert result.used_tokens <= above["n_tokens"] + chunk["n_tokens"] + head_tokens, "a dropped head still counted"
+
+
+def test_a_chunk_inside_the_table_is_found_by_the_words_of_its_head(statement_index):
+    from serving.protocol import SearchRequest
+    from serving.services.local import SearchPipeline
+
+    chunk = _net_loss_chunk(statement_index)
+    assert "except" not in chunk["text"].lower()  # only the caption "(In thousands, except per share data)" says it
+    hits = SearchPipeline(statement_index).search(SearchRequest(query="except", mode="bm25", top_k=20, use_cache=False)).hits
+    assert chunk["chunk_id"] in {h.chunk_id for h in hits}, [h.text[:60] for h in hits]
