@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from cluster.config import StrataConfig
-from pipelines.chunk.rows import HEAD_LOOKBACK, head_above, starts_in_table
+from pipelines.chunk.rows import HEAD_LOOKBACK, head_above, is_row, starts_in_table
 from pipelines.chunk.sentences import split_sentences
 from serving.expansion.packing import PackedPassage, Piece, pack
 from serving.index.view import IndexView
@@ -183,6 +183,13 @@ def excerpt_piece(row: dict, query: str, max_tokens: int, reason: dict, score: f
     >>> p = excerpt_piece(row, "octal umask", 6, {"kind": "excerpt"}, 1.0, 0)
     >>> p.text, p.start, p.end, p.excerpt
     ('The umask is octal.', 118, 137, True)
+
+    A window of a table's rows carries the table's head (from above it in the chunk, or the chunk's own ``head``):
+
+    >>> rows = {**row, "n_tokens": 40, "text": "Results\\nYear | 2024 | 2023\\nSales | 5 | 6\\nCost | 3 | 4\\nLoss | (7) | (8)"}
+    >>> p = excerpt_piece(rows, "loss", 4, {"kind": "excerpt"}, 1.0, 0)
+    >>> p.text, p.head
+    ('Loss | (7) | (8)', 'Results\\nYear | 2024 | 2023')
     """
     text = row["text"]
     if row["n_tokens"] <= max_tokens:
@@ -194,10 +201,17 @@ def excerpt_piece(row: dict, query: str, max_tokens: int, reason: dict, score: f
     lengths = [max(1, round((e - s) * per_char)) for s, e in spans]
     i, j = best_window(query, [text[s:e] for s, e in spans], lengths, max_tokens)
     a, b = spans[i][0], spans[j - 1][1]
+    head = ""
+    if starts_in_table(text[a:b]):  # rows of a table: its head, from above the window in the chunk or above the chunk
+        above = text[:a].strip()
+        head = head_above([above]) if above else ""
+        if not head and all(is_row(line) for line in above.split("\n") if line.strip()):
+            head = row.get("head") or ""
+    head_tokens = round(len(head) * per_char) + 1 if head else 0
     return Piece(row["doc_id"], row["section_id"], row["ordinal"], row["start"] + a, row["start"] + b, text[a:b],
-                 sum(lengths[i:j]), [row["chunk_id"]], [reason], score, priority,
+                 sum(lengths[i:j]) + head_tokens, [row["chunk_id"]], [reason], score, priority,
                  {k: row[k] for k in ("source", "path", "title", "section_path")},
-                 row.get("first_page"), row.get("last_page"), excerpt=True)
+                 row.get("first_page"), row.get("last_page"), excerpt=True, head=head, head_tokens=head_tokens)
 
 
 class AwarenessExpander:
@@ -280,6 +294,7 @@ class AwarenessExpander:
         if settings.excerpt_tokens <= 0:
             return []
         rows = self.view.chunks_by_id(c.chunk_id for c in candidates if not budget.has(c.chunk_id))
+        self._attach_heads(rows.values())
         units = []
         for rank, c in enumerate(candidates):
             if c.chunk_id not in rows or budget.has(c.chunk_id):
@@ -420,6 +435,7 @@ class AwarenessExpander:
         if settings.sibling_hits:
             later = [c for c in candidates if not budget.has(c.chunk_id)]
             later_rows = self.view.chunks_by_id(c.chunk_id for c in later)
+            self._attach_heads(later_rows.values())
             for c in later:
                 row = later_rows.get(c.chunk_id)
                 if row is not None and row["section_id"] not in found:

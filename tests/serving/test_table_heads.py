@@ -154,3 +154,18 @@ def test_a_chunk_inside_the_table_is_found_by_the_words_of_its_head(statement_in
     assert "except" not in chunk["text"].lower()  # only the caption "(In thousands, except per share data)" says it
     hits = SearchPipeline(statement_index).search(SearchRequest(query="except", mode="bm25", top_k=20, use_cache=False)).hits
     assert chunk["chunk_id"] in {h.chunk_id for h in hits}, [h.text[:60] for h in hits]
+
+
+def test_a_window_of_rows_quoted_from_inside_the_table_carries_its_head(statement_index):
+    from serving.expansion.awareness import AwarenessExpander, excerpt_piece
+    from serving.expansion.packing import pack
+    from serving.index.view import IndexView
+
+    chunk = dict(_net_loss_chunk(statement_index))
+    AwarenessExpander(IndexView.open(statement_index))._attach_heads([chunk])
+    piece = excerpt_piece(chunk, "net loss", 32, {"kind": "sibling"}, 1.0, 0)
+    assert piece.excerpt and piece.text.startswith("Net loss | "), piece.text
+    assert piece.head.split("\n")[:3] == CAPTION and piece.head_tokens > 0
+    [passage] = pack([piece])
+    net_loss = next(r for r in table_rows(passage.text) if r.label == "Net loss")
+    assert row_value(QUESTION, net_loss) == "$ (70,193)"
