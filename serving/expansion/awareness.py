@@ -163,9 +163,14 @@ def _interleave(*queues: list) -> list:
     return out
 
 
+def _head_tokens(head: str, tokens_per_char: float) -> int:
+    """The tokens a table's head costs in front of a piece, at its chunk's tokens per character."""
+    return round(len(head) * tokens_per_char) + 1 if head else 0
+
+
 def _chunk_piece(row: dict, reason: dict, score: float, priority: int) -> Piece:
     head = row.get("head") or ""  # a chunk that starts inside a table: its table's head (see :meth:`_attach_heads`)
-    head_tokens = round(len(head) * row["n_tokens"] / max(len(row["text"]), 1)) + 1 if head else 0
+    head_tokens = _head_tokens(head, row["n_tokens"] / max(len(row["text"]), 1))
     return Piece(row["doc_id"], row["section_id"], row["ordinal"], row["start"], row["end"], row["text"],
                  row["n_tokens"] + head_tokens, [row["chunk_id"]], [reason], score, priority,
                  {k: row[k] for k in ("source", "path", "title", "section_path")},
@@ -207,7 +212,7 @@ def excerpt_piece(row: dict, query: str, max_tokens: int, reason: dict, score: f
         head = head_above([above]) if above else ""
         if not head and all(is_row(line) for line in above.split("\n") if line.strip()):
             head = row.get("head") or ""
-    head_tokens = round(len(head) * per_char) + 1 if head else 0
+    head_tokens = _head_tokens(head, per_char)
     return Piece(row["doc_id"], row["section_id"], row["ordinal"], row["start"] + a, row["start"] + b, text[a:b],
                  sum(lengths[i:j]) + head_tokens, [row["chunk_id"]], [reason], score, priority,
                  {k: row[k] for k in ("source", "path", "title", "section_path")},
