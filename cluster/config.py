@@ -296,6 +296,11 @@ class AwarenessConfig(_Section):
                                            "budget the rest goes to further whole hits (at 4k: long manuals .939/.844 "
                                            "→ .970/.875 tune/test, Debian two-evidence .952 → .968, business reports "
                                            ".983 unchanged; docs/evaluation.md); 0: no cap")
+    fill_with_hits: bool = Field(
+        True, description="room left after the top_k hits and the expansion goes to the hits ranked below top_k, "
+                          "whole, in rank order (at most 40 of them): with the default top_k 8, a 4k pack held the "
+                          "long manuals' evidence .879/.844 → .970/.906 (tune/test) and the filings' .882 → 1.0 "
+                          "(tune); it only adds to a pack, so no pack holds less (docs/evaluation.md)")
     budget_tokens: int = Field(2000, ge=64, le=200_000, description="default token budget of a context pack")
     max_targets: int = Field(4, ge=1, le=16, description="sub-questions a multi-target query is split into")
 

@@ -10,8 +10,9 @@ retriever ranked best in the section, else the one most similar to the target), 
 of the top hits (``window``: ±n chunks; ``heading``: ±n within the hit's section; ``section``: the
 whole section if it fits half the budget), and the **outline**: the lead (``summary_tokens``) of
 the top hits' parent sections and of their sibling sections that have nothing in the pack yet, the
-siblings closest to the target first. Leftover room goes back to further direct hits. Every piece
-records why it is there.
+siblings closest to the target first. Leftover room goes back to further direct hits, and then
+(``fill_with_hits``) to the hits ranked below ``top_k``, whole, in rank order: a large budget is not
+left half empty. Every piece records why it is there.
 
 >>> # AwarenessExpander(view).expand(query, candidates, sections, vectors, ExpansionSettings(...))
 """
@@ -51,6 +52,7 @@ class ExpansionSettings:
     sibling_hits: bool = False
     neighbours: str = "turns"
     expansion_max_tokens: int = 800
+    fill_with_hits: bool = True
 
     @classmethod
     def from_config(cls, cfg: StrataConfig, **overrides) -> "ExpansionSettings":
@@ -60,7 +62,8 @@ class ExpansionSettings:
                       summary_tokens=a.summary_tokens,
                       min_hits_per_target=a.min_hits_per_target, excerpt_tokens=a.excerpt_tokens,
                       sibling_hits=a.sibling_hits,
-                      neighbours=a.neighbours, expansion_max_tokens=a.expansion_max_tokens)
+                      neighbours=a.neighbours, expansion_max_tokens=a.expansion_max_tokens,
+                      fill_with_hits=a.fill_with_hits)
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)
 
@@ -289,8 +292,25 @@ class AwarenessExpander:
                 if budget.add(key, piece):
                     counts["neighbour"] += 1
         add_direct(None)
+        if settings.awareness and settings.fill_with_hits:
+            counts["beyond_top_k"] = self._fill(candidates[settings.top_k:], budget, settings.top_k)
         passages = pack(list(budget.pieces.values()))
         return ExpansionResult(passages, sum(p.n_tokens for p in passages), budget.dropped, counts)
+
+    def _fill(self, deeper: list[Candidate], budget: _Budget, first_rank: int, depth: int = 40) -> int:
+        """The hits ranked below ``top_k`` (the first at ``first_rank``; at most ``depth`` of them) whole, in rank
+        order, into the room the pack has left; how many went in."""
+        deeper = [(first_rank + i, c) for i, c in enumerate(deeper[:depth]) if not budget.has(c.chunk_id)]
+        if not deeper or budget.total - budget.used < 16:
+            return 0
+        rows = self.view.chunks_by_id(c.chunk_id for _, c in deeper)
+        self._attach_heads(rows.values())
+        added = 0
+        for rank, c in deeper:
+            if c.chunk_id in rows:
+                reason = {"kind": "direct", "of": c.chunk_id, "target": c.target, "score": c.score}
+                added += budget.add(c.chunk_id, _chunk_piece(rows[c.chunk_id], reason, c.score, rank))
+        return added
 
     # -- excerpts: the hits the pack does not hold whole, quoted by their best sentence window -------------
     def _excerpts(self, candidates: list[Candidate], target_texts: dict[str, str], settings: ExpansionSettings,

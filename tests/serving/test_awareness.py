@@ -68,8 +68,18 @@ def test_context_pack_is_deduplicated_ordered_and_explained(pipeline):
     assert response.used_tokens <= 1500
 
 
+@pytest.fixture(scope="module")
+def pipeline_without_fill(sample_index):
+    """The defaults but ``awareness.fill_with_hits`` off: a pack of the top_k hits and their expansion only."""
+    from serving.services.local import SearchPipeline
+
+    cfg, _ = sample_index
+    return SearchPipeline(cfg.model_copy(update={"awareness": cfg.awareness.model_copy(update={"fill_with_hits": False})}))
+
+
 @pytest.mark.parametrize("mode", ["window", "heading", "section"])
-def test_expansion_modes(pipeline, mode):
+def test_expansion_modes(pipeline_without_fill, mode):
+    pipeline = pipeline_without_fill  # hits below top_k would merge with the neighbours they touch
     response = pipeline.context(ContextRequest(query="How do I handle exceptions with try and except?", top_k=1,
                                                budget_tokens=1200, expansion=mode, window=1, use_cache=False))
     direct = [p for p in response.passages if any(r.kind == "direct" for r in p.reasons)]
@@ -81,6 +91,22 @@ def test_expansion_modes(pipeline, mode):
         chunk_passages = [p for p in response.passages if p.chunk_ids]
         assert all(p.section_id == hit_section for p in chunk_passages if any(r.kind in ("neighbour", "section")
                                                                                   for r in p.reasons))
+
+
+def test_room_left_goes_to_the_hits_below_top_k(pipeline, pipeline_without_fill):
+    """With awareness, the room the top_k hits and their expansion leave is filled with the next hits in rank order,
+    whole; the pack without the fill is a part of the pack with it."""
+    request = ContextRequest(query="How do I handle exceptions with try and except?", top_k=2, budget_tokens=2500,
+                             use_cache=False)
+    filled, unfilled = pipeline.context(request), pipeline_without_fill.context(request)
+    ranked = [h.chunk_id for h in pipeline.search(SearchRequest(query=request.query, top_k=60, use_cache=False)).hits]
+    before = {c for p in unfilled.passages for c in p.chunk_ids}
+    after = {c for p in filled.passages for c in p.chunk_ids}
+    added = after - before
+    assert before <= after and added, (sorted(before), sorted(after))
+    assert all(c in ranked[2:] for c in added), "a chunk added by the fill is not a hit ranked below top_k"
+    assert filled.used_tokens > unfilled.used_tokens and filled.used_tokens <= 2500
+    assert filled.used_tokens >= 2500 - max(p.n_tokens for p in filled.passages), "room a whole hit would fit is left"
 
 
 def test_search_reports_route_stage_scores_and_timings(pipeline):
