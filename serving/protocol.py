@@ -84,6 +84,8 @@ class ContextRequest(SearchRequest):
     window: int | None = Field(None, ge=0, le=20, description="override awareness.window")
     awareness: bool | None = Field(None, description="section tier + expansion on/off (default: the route decides)")
     top_k: int = Field(8, ge=1, description="direct hits seeding the pack")
+    fill: bool | None = Field(None, description="with awareness, the room left goes to the hits ranked below top_k "
+                                                "(default: awareness.fill_with_hits)")
 
 
 class Reason(BaseModel):

@@ -34,11 +34,12 @@ SPECIAL_TOKENS = 2  # [CLS] and [SEP] added by the embedder
 #: Bump when a change to the parsers, the chunker or the summaries changes what a document's chunks
 #: are for the same settings: every document indexed by an older version is then chunked again on its
 #: next ingest (its unchanged texts come from the embedding cache).
-CHUNKER_VERSION = 5  # 2: a section without text and with one subsection shares its summary (no embed of its own);
+CHUNKER_VERSION = 6  # 2: a section without text and with one subsection shares its summary (no embed of its own);
 # 3: filings' headings in PDF and heading-less HTML, and a long header keeps the section's own heading;
 # 4: paginated HTML without its running footers, page numbers and contents links; hidden (display: none) elements;
 # a table's caption row ("CONSOLIDATED STATEMENTS OF OPERATIONS") a heading in HTML without heading markup;
-# 5: a table's row of figures is a sentence unit of its own, so a chunk never ends inside one
+# 5: a table's row of figures is a sentence unit of its own, so a chunk never ends inside one;
+# 6: a numbered plain-text heading that wraps onto lines ending in "?" (a FAQ's question) is one heading
 _BATCH_SENTENCES = 4096  # sentences per encode_batch call (bounds memory on huge documents)
 
 # A unit is a whole sentence or a piece of an over-budget one: (start, end, n_tokens, whole).

@@ -82,7 +82,8 @@ def _drop_contents_entries(text: str, headings: list[Heading], min_words: int = 
         if not thin and keys[i] in keys[i + 1:]:  # a contents entry whose body is more contents entries
             lines = [_toc_key(line) for line in body.split("\n") if line.strip()]
             later = set(keys[i + 1:])
-            thin = sum(line in later for line in lines) * 2 >= len(lines)
+            starts = {k[:24] for k in later if len(k) > 24}  # a wrapped entry's first line starts a longer title
+            thin = sum(line in later or line[:24] in starts for line in lines) * 2 >= len(lines)
         if thin and keys[i] and keys[i] in keys[i + 1:]:
             continue
         out.append(h)
@@ -296,5 +297,30 @@ def parse(text: str) -> tuple[str, list[Heading], str | None]:
         if sc >= THRESHOLD:
             a = start + indent
             w = _WIKI.fullmatch(s)
-            headings.append(Heading(level, w.group(2) if w else s, a, a + len(s)))
+            title, end = (w.group(2) if w else s), a + len(s)
+            if d and not blank_after and underline is None:
+                title, end = _wrapped_question(lines, stripped, numbered, i, start, title, end)
+            headings.append(Heading(level, title, a, end))
     return text, nest_under_labels(_drop_contents_entries(text, headings)), None
+
+
+def _wrapped_question(lines: list[str], stripped: list[str], numbered: list[int], i: int, line_start: int,
+                      title: str, end: int) -> tuple[str, int]:
+    """A numbered heading at line ``i`` that wraps onto one or two more lines ending in "?" before a blank line (a
+    FAQ's "11.8. How does the package management system deal with packages that / contain configuration files for
+    other packages?"): its whole title and the end of its last line; else ``title`` and ``end`` as they were.
+
+    >>> text, heads, _ = parse("Intro\\n\\n11.8. How does it deal with packages that\\ncontain other files?\\n\\nBody.\\n")
+    >>> heads[-1].title, text[heads[-1].end:].strip()
+    ('11.8. How does it deal with packages that contain other files?', 'Body.')
+    """
+    pos = line_start
+    for j in (i + 1, i + 2):
+        pos += len(lines[j - 1]) + 1  # the start of line j
+        if j >= len(lines) or not stripped[j] or numbered[j]:
+            return title, end
+        if stripped[j].endswith("?"):
+            if j + 1 < len(lines) and stripped[j + 1]:
+                return title, end
+            return " ".join([title, *stripped[i + 1: j + 1]]), pos + len(lines[j].rstrip())
+    return title, end

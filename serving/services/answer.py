@@ -217,7 +217,8 @@ class AnswerService:
             context = await self.search.context(ContextRequest(
                 query=request.question, top_k=request.top_k or settings.top_k, budget_tokens=budget,
                 filters=request.filters, expansion=expansion, awareness=True if attempt else None,
-                window=1 + attempt if expansion == "window" else None, use_cache=request.use_cache), hints,
+                window=1 + attempt if expansion == "window" else None, fill=settings.fill_with_hits,
+                use_cache=request.use_cache), hints,
                 tenant=run.tenant)
         # sentences that instruct the reader (prompt markup, "ignore previous instructions") are never evidence
         passages = [p.model_copy(update={"text": withhold_instructions(p.text)}) for p in context.passages]

@@ -202,7 +202,7 @@ class SearchService:
             expand = plan.awareness or request.expansion is not None
             settings = ExpansionSettings.from_config(
                 self.cfg, budget_tokens=request.budget_tokens, top_k=request.top_k, mode=request.expansion,
-                window=request.window, awareness=plan.awareness)
+                window=request.window, awareness=plan.awareness, fill_with_hits=request.fill)
             if not expand:
                 settings.window = 0
                 settings.mode = "window"
