@@ -297,10 +297,10 @@ class AwarenessConfig(_Section):
                                            "→ .970/.875 tune/test, Debian two-evidence .952 → .968, business reports "
                                            ".983 unchanged; docs/evaluation.md); 0: no cap")
     fill_with_hits: bool = Field(
-        True, description="the hits ranked below top_k (up to 40) join the expansion: whole, in rank order, the next "
-                          "hit takes the first turn among the expansion's units, and leftover room goes to them. With "
-                          "the default top_k 8, long-manual evidence held with awareness at 1k/2k/4k (tune; test): "
-                          ".788/.879/.879 → .788/.909/.970; .781/.812/.844 → .812/.812/.906 (docs/evaluation.md)")
+        True, description="room left after the top_k hits and the expansion goes to the hits ranked below top_k, "
+                          "whole, in rank order (at most 40 of them): with the default top_k 8, a 4k pack held the "
+                          "long manuals' evidence .879/.844 → .970/.906 (tune/test) and the filings' .882 → 1.0 "
+                          "(tune); it only adds to a pack, so no pack holds less (docs/evaluation.md)")
     budget_tokens: int = Field(2000, ge=64, le=200_000, description="default token budget of a context pack")
     max_targets: int = Field(4, ge=1, le=16, description="sub-questions a multi-target query is split into")
 

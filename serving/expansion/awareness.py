@@ -236,8 +236,7 @@ class AwarenessExpander:
         rows = self.view.chunks_by_id(c.chunk_id for c in direct)
         self._attach_heads(rows.values())
         direct = [c for c in direct if c.chunk_id in rows]
-        counts = {"direct": 0, "section_tier": 0, "neighbour": 0, "parent": 0, "sibling": 0, "excerpt": 0,
-                  "beyond_top_k": 0}
+        counts = {"direct": 0, "section_tier": 0, "neighbour": 0, "parent": 0, "sibling": 0, "excerpt": 0}
         share = int(settings.budget_tokens * settings.expansion_share)  # the expansion units' room
         capped = 0 < settings.expansion_max_tokens < share  # a large budget: the rest of it goes to whole hits
         if capped:
@@ -272,22 +271,16 @@ class AwarenessExpander:
             around_hits = self._neighbourhoods(direct, rows, settings, budget)
             outline = self._summaries(direct, rows, vectors, target_texts, settings, budget, candidates)
             excerpts = self._excerpts(candidates, target_texts, settings, budget)
-            # the next whole hit in rank order, the section tier, the hits' neighbourhoods (unless they wait for the
-            # leftover room), the outline and the excerpts of the hits below the whole ones share the room, one unit
-            # each in turn
+            # the section tier, the hits' neighbourhoods (unless they wait for the leftover room), the outline and
+            # the excerpts of the hits below the whole ones share the room, one unit each in turn
             later = around_hits if settings.neighbours == "leftover" else []
             turns = [tier, outline, excerpts] if later else [tier, around_hits, outline, excerpts]
-            turns = [self._hits_in_turn(direct, rows, candidates, settings, budget), *turns]
             room = min(budget.total, budget.used + share) if capped else None
             for key, piece in _interleave(*turns):
                 if piece.ordinal < 0 and piece.section_id in {p.section_id for p in budget.pieces.values()}:
                     continue  # a summary of a section the pack already quotes
                 if budget.add(key, piece, limit=room):
-                    kind = piece.reasons[0]["kind"]
-                    if kind == "direct" and piece.priority >= len(direct):
-                        kind = "beyond_top_k"
-                    counts_as = "neighbour" if kind == "section" else kind
-                    counts[counts_as] += 1
+                    counts[piece.reasons[0]["kind"] if piece.reasons[0]["kind"] != "section" else "neighbour"] += 1
             seeds = [(key, piece) for key, piece in tier if budget.has(key)]
             if later:
                 add_direct(None)
@@ -300,25 +293,9 @@ class AwarenessExpander:
                     counts["neighbour"] += 1
         add_direct(None)
         if settings.awareness and settings.fill_with_hits:
-            counts["beyond_top_k"] += self._fill(candidates[settings.top_k:], budget, settings.top_k)
+            counts["beyond_top_k"] = self._fill(candidates[settings.top_k:], budget, settings.top_k)
         passages = pack(list(budget.pieces.values()))
         return ExpansionResult(passages, sum(p.n_tokens for p in passages), budget.dropped, counts)
-
-    def _hits_in_turn(self, direct: list[Candidate], rows: dict[str, dict], candidates: list[Candidate],
-                      settings: ExpansionSettings, budget: _Budget) -> list[tuple[str, Piece]]:
-        """The hits not yet in the pack, whole, in rank order, as the expansion's first queue: the top_k hits left
-        out, then (``fill_with_hits``) up to 40 hits ranked below top_k."""
-        reason = lambda c: {"kind": "direct", "of": c.chunk_id, "target": c.target, "score": c.score}  # noqa: E731
-        queue = [(c.chunk_id, _chunk_piece(rows[c.chunk_id], reason(c), c.score, rank))
-                 for rank, c in enumerate(direct) if not budget.has(c.chunk_id)]
-        if not settings.fill_with_hits:
-            return queue
-        deeper = [(settings.top_k + i, c) for i, c in enumerate(candidates[settings.top_k: settings.top_k + 40])
-                  if not budget.has(c.chunk_id)]
-        more = self.view.chunks_by_id(c.chunk_id for _, c in deeper)
-        self._attach_heads(more.values())
-        return queue + [(c.chunk_id, _chunk_piece(more[c.chunk_id], reason(c), c.score, rank))
-                        for rank, c in deeper if c.chunk_id in more]
 
     def _fill(self, deeper: list[Candidate], budget: _Budget, first_rank: int, depth: int = 40) -> int:
         """The hits ranked below ``top_k`` (the first at ``first_rank``; at most ``depth`` of them) whole, in rank
