@@ -81,7 +81,7 @@ class ChunkingConfig:
         a re-ingest chunks a document again when it differs (a settings change or a new chunker).
 
         >>> ChunkingConfig().signature
-        'v5 chunk=200 overlap=32 header=40 window=256'
+        'v6 chunk=200 overlap=32 header=40 window=256'
         """
         return (f"v{CHUNKER_VERSION} chunk={self.chunk_tokens} overlap={self.overlap_tokens} "
                 f"header={self.header_tokens} window={self.max_model_tokens}")

@@ -120,7 +120,7 @@ def test_a_sibling_that_retrieval_found_is_quoted_from_what_it_found(report_inde
     view = pipeline.stages.index.get("default")
     for on in (True, False):
         settings = ExpansionSettings.from_config(report_index, budget_tokens=400, top_k=1, max_siblings=2,
-                                                 sibling_hits=on)
+                                                 sibling_hits=on, fill_with_hits=False)  # not Part 5's chunk whole
         result = AwarenessExpander(view).expand(candidates, [], {QUESTION: vector}, {QUESTION: QUESTION}, settings)
         part5 = [p for p in result.passages if p.reasons[0]["kind"] == "sibling" and p.section_id == found.section_id]
         assert len(part5) == 1, [(p.meta.get("section_path"), p.reasons) for p in result.passages]
