@@ -29,6 +29,21 @@ def make_config(data_dir: Path, **overrides):
     return scripted_config(data_dir, **overrides)
 
 
+def index_files(root: Path, files: dict[str, str], source: str, **overrides):
+    """A config over ``root / "index"`` with ``files`` (name → text) written under ``root / "corpus"`` and ingested
+    once (every file new, none failed); ``overrides`` as :func:`make_config`'s."""
+    from pipelines.ingest import run_ingest
+
+    corpus = root / "corpus"
+    corpus.mkdir()
+    for name, text in files.items():
+        (corpus / name).write_text(text)
+    cfg = make_config(root / "index", **overrides)
+    report = run_ingest(cfg, corpus, source=source)
+    assert not report.failed and report.new == len(files), report
+    return cfg
+
+
 def search(cfg, query: str, *, k: int = 5, mode: str = "hybrid"):
     """Hits of the in-process query pipeline (the same code path as ``POST /v1/search``)."""
     from serving.protocol import SearchRequest

@@ -27,6 +27,16 @@ False
 >>> is_boilerplate("To the Stockholders and the Board of Directors of Globex Corporation")  # a salutation
 True
 
+A filing item that only points to another document (:func:`serving.retrieval.contentless.is_pointer`: "The
+information required by this item is incorporated by reference to our Proxy Statement …") names the item's subject
+and the fiscal year, and says nothing of either:
+
+>>> is_boilerplate("The information required by this item is incorporated herein by reference to our definitive "
+...                "Proxy Statement, which will be filed within 120 days after the end of our fiscal year.")
+True
+>>> is_boilerplate("Backlog was $212.4 million at December 31, 2024, compared with $180.2 million a year earlier.")
+False
+
 An auditor's report and a filing's signature block are standard wording too: the PCAOB's opinion paragraphs
 ("We have audited the accompanying consolidated balance sheets of …", "present fairly, in all material respects")
 name the company and every fiscal year-end date, so they covered any question about a figure "at December 31,
@@ -59,6 +69,8 @@ A section that only points elsewhere ("See Also", "References", "External links"
 from __future__ import annotations
 
 import re
+
+from serving.retrieval.contentless import is_pointer
 
 __all__ = ["asks_about_audit", "is_audit_wording", "is_boilerplate", "is_reference_section"]
 
@@ -115,7 +127,8 @@ def asks_about_audit(question: str) -> bool:
 def is_boilerplate(sentence: str) -> bool:
     """A cover-page, table-of-contents, legal-notice or navigation sentence (see the module docstring)."""
     text = " ".join(sentence.split())
-    if _COVER.search(text) or _LEGAL.search(text)  or _NAVIGATION.search(text) or _TOC.search(text):
+    if _COVER.search(text) or _LEGAL.search(text) or _NAVIGATION.search(text) or _TOC.search(text) \
+            or is_pointer(text):
         return True
     if len(_MENU.findall(text)) >= 3:  # "Home | Products | About | Contact"
         return True

@@ -114,11 +114,11 @@ _ASKS_YEAR = re.compile(r"\b(?:which|what) year\b|في\s+[اأإ]ي\s+(?:عام|
 _FINANCIAL = (r"(?:revenues?|sales|top[- ]line|bottom[- ]line|income|loss|losses|earnings|expenses?|expenditures?|capex|"
               r"profits?|assets|liabilities|equity|"
               r"cash|debt|borrowings|commitments?|dividends?|ebitda|backlog|inventor(?:y|ies)|fees|compensation|salary|"
-              r"guidance)")
-_ASKS_QUANTITY = re.compile(r"\bwhat\b[^?]{0,60}?\b(?:share|percentage|proportion|rate|ratio|margin|level|amount|"
+              r"guidance|receivables?|payables?|goodwill|depreciation|amortization|working capital)")
+_ASKS_QUANTITY = re.compile(r"\bwhat\b[^?]{0,100}?\b(?:share|percentage|proportion|rate|ratio|margin|level|amount|"
                             r"price|cost|growth|inflation|revenue|demand|return|figure|valuation|sublimit|balance)s?\b|"
                             r"\bby (?:how much|what (?:percentage|margin|factor))\b|"
-                            r"\bwhat (?:was|were|is|are)\b[^?]{0,60}?\b" + _FINANCIAL + r"\b", re.IGNORECASE)
+                            r"\bwhat (?:was|were|is|are)\b[^?]{0,100}?\b" + _FINANCIAL + r"\b", re.IGNORECASE)
 _FINANCIAL_NOUN = re.compile(r"\b" + _FINANCIAL + r"\b", re.IGNORECASE)
 #: A measure with what qualifies an income: "net loss", "income before income taxes", "earnings per diluted share".
 _MEASURE = re.compile(r"\b(?:(?P<cost>cost\s+of\s+(?:revenues?|sales|(?:goods|products?)\s+sold))\b|"
@@ -501,6 +501,11 @@ def expected_type(question: str) -> str | None:
     'number'
     >>> expected_type("What inventory balance did Globex carry at December 31, 2024?")
     'quantity'
+
+    A filing's company name can be long; the measure still makes the question one for an amount:
+
+    >>> expected_type("What were Lakeshore Therapeutics' selling, general and administrative expenses for full-year 2024?")
+    'quantity'
     """
     kind = next((kind for kind, asks in _KINDS if asks.search(question)), None)
     if kind == "number" and _HOW_MUCH_MEASURE.search(question):
@@ -508,7 +513,7 @@ def expected_type(question: str) -> str | None:
     return kind
 
 
-_HOW_MUCH_MEASURE = re.compile(r"\bhow much\b(?!\s+of\b)[^?]{0,60}?\b" + _FINANCIAL + r"\b", re.IGNORECASE)
+_HOW_MUCH_MEASURE = re.compile(r"\bhow much\b(?!\s+of\b)[^?]{0,100}?\b" + _FINANCIAL + r"\b", re.IGNORECASE)
 
 
 def holds_value(question: str, sentence: str) -> bool:
@@ -633,6 +638,8 @@ def financial_nouns(text: str) -> set[str]:
 
     >>> financial_nouns("total inventory balance") == financial_nouns("Inventories"), financial_nouns("net profit")
     (True, {'net income'})
+    >>> financial_nouns("its receivables") == financial_nouns("Accounts receivable, net")
+    True
     >>> financial_nouns("the top line"), financial_nouns("its bottom line")
     ({'revenue'}, {'net income'})
 
@@ -690,6 +697,7 @@ def measures_agree(asked: set[str], named: set[str]) -> bool:
 _SINGULAR = {"revenues": "revenue", "sales": "revenue", "profits": "income", "profit": "income", "earnings": "income",
              "losses": "income", "loss": "income", "expenses": "expense", "expenditures": "expenditure",
              "capex": "expenditure", "commitments": "commitment", "dividends": "dividend", "inventories": "inventory",
+             "receivables": "receivable", "payables": "payable",
              "top line": "revenue", "top-line": "revenue", "bottom line": "net income", "bottom-line": "net income"}
 
 

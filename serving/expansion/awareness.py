@@ -30,6 +30,7 @@ from serving.expansion.packing import PackedPassage, Piece, pack
 from serving.index.view import IndexView
 from serving.retrieval.contentless import is_contents
 from serving.retrieval.hybrid import Candidate
+from serving.retrieval.notices import is_notice
 from serving.rerank.text import best_window
 from serving.retrieval.sections import SectionHit
 
@@ -171,6 +172,12 @@ def _head_tokens(head: str, tokens_per_char: float) -> int:
     return round(len(head) * tokens_per_char) + 1 if head else 0
 
 
+def _reason(kind: str, hit: Candidate) -> dict:
+    """Why a retrieved chunk is in the pack: ``kind`` ("direct", whole; "excerpt", its best sentences), the hit and
+    its target's score."""
+    return {"kind": kind, "of": hit.chunk_id, "target": hit.target, "score": hit.score}
+
+
 def _chunk_piece(row: dict, reason: dict, score: float, priority: int) -> Piece:
     head = row.get("head") or ""  # a chunk that starts inside a table: its table's head (see :meth:`_attach_heads`)
     head_tokens = _head_tokens(head, row["n_tokens"] / max(len(row["text"]), 1))
@@ -256,8 +263,7 @@ class AwarenessExpander:
                 guaranteed = len(seated.get(c.target, ())) < max(floor, 1)
                 if full and not guaranteed:
                     continue
-                reason = {"kind": "direct", "of": c.chunk_id, "target": c.target, "score": c.score}
-                piece = _chunk_piece(rows[c.chunk_id], reason, c.score, rank)
+                piece = _chunk_piece(rows[c.chunk_id], _reason("direct", c), c.score, rank)
                 if budget.add(c.chunk_id, piece, limit=None if guaranteed else limit):
                     counts["direct"] += 1
                     seated.setdefault(c.target, set()).add(c.chunk_id)
@@ -297,19 +303,21 @@ class AwarenessExpander:
         passages = pack(list(budget.pieces.values()))
         return ExpansionResult(passages, sum(p.n_tokens for p in passages), budget.dropped, counts)
 
-    def _fill(self, deeper: list[Candidate], budget: _Budget, first_rank: int, depth: int = 40) -> int:
+    def _fill(self, deeper: list[Candidate], budget: _Budget, first_rank: int, depth: int = 40, batch: int = 8) -> int:
         """The hits ranked below ``top_k`` (the first at ``first_rank``; at most ``depth`` of them) whole, in rank
-        order, into the room the pack has left; how many went in."""
+        order, into the room the pack has left; how many went in. Their rows are read ``batch`` at a time, while
+        there is room."""
         deeper = [(first_rank + i, c) for i, c in enumerate(deeper[:depth]) if not budget.has(c.chunk_id)]
-        if not deeper or budget.total - budget.used < 16:
-            return 0
-        rows = self.view.chunks_by_id(c.chunk_id for _, c in deeper)
-        self._attach_heads(rows.values())
         added = 0
-        for rank, c in deeper:
-            if c.chunk_id in rows:
-                reason = {"kind": "direct", "of": c.chunk_id, "target": c.target, "score": c.score}
-                added += budget.add(c.chunk_id, _chunk_piece(rows[c.chunk_id], reason, c.score, rank))
+        for start in range(0, len(deeper), batch):
+            if budget.total - budget.used < 16:
+                break
+            part = deeper[start:start + batch]
+            rows = self.view.chunks_by_id(c.chunk_id for _, c in part)
+            self._attach_heads(rows.values())
+            for rank, c in part:
+                if c.chunk_id in rows:
+                    added += budget.add(c.chunk_id, _chunk_piece(rows[c.chunk_id], _reason("direct", c), c.score, rank))
         return added
 
     # -- excerpts: the hits the pack does not hold whole, quoted by their best sentence window -------------
@@ -325,8 +333,7 @@ class AwarenessExpander:
             if c.chunk_id not in rows or budget.has(c.chunk_id):
                 continue
             query = c.target or next(iter(target_texts), "")
-            reason = {"kind": "excerpt", "of": c.chunk_id, "target": c.target, "score": c.score}
-            piece = excerpt_piece(rows[c.chunk_id], query, settings.excerpt_tokens, reason, c.score, rank)
+            piece = excerpt_piece(rows[c.chunk_id], query, settings.excerpt_tokens, _reason("excerpt", c), c.score, rank)
             if piece is not None:
                 units.append((f"excerpt:{c.chunk_id}", piece))
         return units
@@ -497,9 +504,11 @@ class AwarenessExpander:
             parent = parents.get(section["parent_id"])
             if settings.parents and parent is not None:
                 add_summary(parent, "parent", section["section_id"], rank)
+            query = hit.target or next(iter(target_texts), "")
             siblings = [s for s in siblings_of.get(section["parent_id"], [])
                         if s["section_id"] not in covered and s["section_id"] not in chosen
-                        and (s["section_id"] in found or not _title_only(s)) and not _contents(s)]
+                        and (s["section_id"] in found or not _title_only(s)) and not _contents(s)
+                        and not is_notice(s["title"], query)]
             vector = vectors.get(target_texts.get(hit.target or "", ""))
             if vector is not None:
                 similarity = {s["section_id"]: float(np.dot(np.asarray(s["centroid"], np.float32), vector))

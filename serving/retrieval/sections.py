@@ -20,6 +20,7 @@ from cluster.config import StrataConfig
 from cluster.store.schema import SECTIONS
 from serving.index.view import IndexView
 from serving.retrieval.filters import ResolvedFilters
+from serving.retrieval.notices import is_notice
 
 SECTION_HIT_COLUMNS = ["section_id", "doc_id", "title", "path_str", "level", "ordinal"]
 
@@ -58,7 +59,7 @@ class SectionTier:
                 if allowed is not None and row["section_id"] not in allowed:
                     continue
                 score = 1.0 - float(row["_distance"])
-                if score < self.cfg.awareness.section_min_similarity:
+                if score < self.cfg.awareness.section_min_similarity or is_notice(row["title"], target or ""):
                     continue
                 hit = best.get(row["section_id"])
                 if hit is None or score > hit.score:

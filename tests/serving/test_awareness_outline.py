@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from serving.expansion.awareness import AwarenessExpander, ExpansionSettings, lead_of
-from support import make_config
+from support import index_files
 
 TOPIC = {
     1: "The port began electrifying its container cranes this year. Diesel generators on the ship-to-shore "
@@ -34,20 +34,11 @@ QUESTION = "How is the port electrifying its container cranes?"
 
 @pytest.fixture(scope="module")
 def report_index(tmp_path_factory, ray_session, installed_models):
-    from pipelines.ingest import run_ingest
-
-    root = tmp_path_factory.mktemp("outline")
-    corpus = root / "corpus"
-    corpus.mkdir()
     parts = {**TOPIC, **OTHER}
     body = ["# Harbour operations review", ""]
     for k in sorted(parts):
         body += [f"## Part {k}", "", parts[k], ""]
-    (corpus / "harbour-review.md").write_text("\n".join(body))
-    cfg = make_config(root / "index")
-    report = run_ingest(cfg, corpus, source="reports")
-    assert not report.failed and report.new == 1
-    return cfg
+    return index_files(tmp_path_factory.mktemp("outline"), {"harbour-review.md": "\n".join(body)}, "reports")
 
 
 def _pack(cfg, settings: ExpansionSettings):
@@ -134,18 +125,12 @@ def test_a_sibling_without_text_is_not_summarised_by_its_title(tmp_path, ray_ses
     """A section with no text and no subsections (a heading only, such as a statement title over a table the
     parser could not read) has its title as its summary: "[… > Part 2] Part 2" tells nothing the path does
     not, so the outline skips it and takes the next sibling."""
-    from pipelines.ingest import run_ingest
     from serving.protocol import SearchRequest
     from serving.retrieval.hybrid import Candidate
     from serving.services.local import SearchPipeline
 
-    corpus = tmp_path / "corpus"
-    corpus.mkdir()
-    (corpus / "review.md").write_text(
-        f"# Harbour operations review\n\n## Part 1\n\n{TOPIC[1]}\n\n## Part 2\n\n## Part 3\n\n{OTHER[3]}\n\n"
-        f"## Part 4\n\n{OTHER[4]}\n")
-    cfg = make_config(tmp_path / "index")
-    assert run_ingest(cfg, corpus, source="reports").new == 1
+    cfg = index_files(tmp_path, {"review.md": f"# Harbour operations review\n\n## Part 1\n\n{TOPIC[1]}\n\n## Part 2\n\n"
+                                              f"## Part 3\n\n{OTHER[3]}\n\n## Part 4\n\n{OTHER[4]}\n"}, "reports")
     pipeline = SearchPipeline(cfg)
     hit = pipeline.search(SearchRequest(query=QUESTION, top_k=1, use_cache=False)).hits[0]
     assert hit.section_path.endswith("Part 1")
