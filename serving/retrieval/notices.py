@@ -13,6 +13,8 @@ True
 True
 >>> is_notice("Item 9.01. Financial Statements and Exhibits.", "What was the net loss for 2024?")
 True
+>>> is_notice("Item 6. Exhibits", "What was the net loss?"), is_notice("Exhibit 99.1", "What was the net loss?")
+(True, False)
 >>> is_notice("Conference Call and Webcast Information", "When is the earnings call webcast?")
 False
 >>> is_notice("CONSOLIDATED STATEMENTS OF OPERATIONS", "What was the net loss for 2024?")
@@ -29,7 +31,7 @@ __all__ = ["is_notice"]
 
 _NOTICE_TITLE = re.compile(
     r"\bforward[- ]looking (?:statements?|information)\b|\bsafe harbou?r\b|\bcautionary (?:note|statement|language)s?\b|"
-    r"\bconference call\b|\bwebcast\b|^\W*(?:signatures?|exhibit index|index to exhibits|exhibits)\W*$|"
+    r"\bconference call\b|\bwebcast\b|^\W*(?:item\s+\d+[a-z]?\W*)?(?:signatures?|exhibit index|index to exhibits|exhibits)\W*$|"
     r"\b(?:financial statements?|financial statement schedules?) and exhibits\b|\bexhibits and financial statement\b",
     re.IGNORECASE)
 #: Words of a question about the notice itself.
