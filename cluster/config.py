@@ -283,10 +283,18 @@ class AwarenessConfig(_Section):
                           "→ .689/.950/.987 at 1k/2k/4k, long manuals at 1k tune .758 → .788 and test .750 → .781, "
                           "nothing lower (docs/evaluation.md)")
     excerpt_tokens: int = Field(
-        0, ge=0, le=1000, description="> 0: retrieved chunks the pack does not hold whole are quoted as their best "
-                                      "sentence window of this many tokens (the sentences sharing the most query terms), "
-                                      "taking turns with the other expansion units. Off by default: 128 raised long-manual "
-                                      "evidence held (tune) but lowered business-reports part recall (docs/benchmarks.md)")
+        64, ge=0, le=1000, description="> 0: retrieved chunks the pack does not hold whole are quoted as their best "
+                                       "sentence window of this many tokens (the sentences sharing the most query terms), "
+                                       "taking turns with the other expansion units, in packs of at least "
+                                       "excerpt_min_budget tokens. At 2k (top_k 8) long manuals tune .879 → .909, "
+                                       "business reports part recall .913 → .944, Debian two-evidence .919 → .935, "
+                                       "filings and the manuals' test split unchanged; 48 and 96 gained less "
+                                       "(docs/evaluation.md); 0: off")
+    excerpt_min_budget: int = Field(
+        2000, ge=0, le=200_000, description="excerpts only in packs of at least this many tokens: in a 1k pack they "
+                                            "took the turns of the section tier, neighbours and outline (business "
+                                            "reports part recall .691 → .648, filings test 1 → .941, long manuals "
+                                            "tune .788 → .758)")
     neighbours: Literal["turns", "leftover"] = Field(
         "turns", description="turns: the hits' neighbourhoods take turns with the section tier, outline and excerpts; "
                              "leftover: they get only the room left after those and the remaining whole hits")

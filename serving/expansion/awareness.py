@@ -4,13 +4,14 @@ section-tier matches, within a token budget.
 Budget policy (documented in the README): each target's best ``min_hits_per_target`` hits are
 seated first (the budget permitting), then further direct hits in rank order up to ``1 -
 expansion_share`` of the budget (the expansion's share is at most ``expansion_max_tokens``: a large
-budget's rest goes to whole hits). Then three kinds of unit take turns, one each: the section
+budget's rest goes to whole hits). Then the kinds of unit take turns, one each: the section
 tier's best chunks (sections relevant to the query whose chunks missed the pack; the chunk the
 retriever ranked best in the section, else the one most similar to the target), the neighbourhoods
 of the top hits (``window``: ±n chunks; ``heading``: ±n within the hit's section; ``section``: the
 whole section if it fits half the budget), and the **outline**: the lead (``summary_tokens``) of
 the top hits' parent sections and of their sibling sections that have nothing in the pack yet, the
-siblings closest to the target first. Leftover room goes back to further direct hits, and then
+siblings closest to the target first, and in a pack of at least ``excerpt_min_budget`` tokens the **excerpts**: the
+best sentence window (``excerpt_tokens``) of each retrieved chunk the pack does not hold whole. Leftover room goes back to further direct hits, and then
 (``fill_with_hits``) to the hits ranked below ``top_k``, whole, in rank order: a large budget is not
 left half empty. Every piece records why it is there.
 
@@ -50,6 +51,7 @@ class ExpansionSettings:
     expansion_share: float = 0.4
     min_hits_per_target: int = 3
     excerpt_tokens: int = 0
+    excerpt_min_budget: int = 0
     sibling_hits: bool = False
     neighbours: str = "turns"
     expansion_max_tokens: int = 800
@@ -62,6 +64,7 @@ class ExpansionSettings:
                       parents=a.parents, siblings=a.siblings, max_siblings=a.max_siblings,
                       summary_tokens=a.summary_tokens,
                       min_hits_per_target=a.min_hits_per_target, excerpt_tokens=a.excerpt_tokens,
+                      excerpt_min_budget=a.excerpt_min_budget,
                       sibling_hits=a.sibling_hits,
                       neighbours=a.neighbours, expansion_max_tokens=a.expansion_max_tokens,
                       fill_with_hits=a.fill_with_hits)
@@ -103,6 +106,11 @@ def lead_of(summary: str, max_tokens: int) -> str:
         return text[:cut].rstrip()
     head = text[:room].rsplit(" ", 1)[0] if " " in text[:room] else text[:room]
     return head.rstrip(" ,;:") + "…"
+
+
+#: Excerpts are cut from at most this many retrieved chunks that the pack does not hold (a request retrieves ~100; an
+#: 800-token expansion room takes a dozen 64-token excerpts at most, in rank order).
+_EXCERPT_DEPTH = 24
 
 
 class _Budget:
@@ -322,15 +330,17 @@ class AwarenessExpander:
 
     # -- excerpts: the hits the pack does not hold whole, quoted by their best sentence window -------------
     def _excerpts(self, candidates: list[Candidate], target_texts: dict[str, str], settings: ExpansionSettings,
-                  budget: _Budget) -> list[tuple[str, Piece]]:
-        """Excerpt units of the retrieved chunks (past ``top_k`` too) that the pack does not hold, in rank order."""
-        if settings.excerpt_tokens <= 0:
+                  budget: _Budget, depth: int = _EXCERPT_DEPTH) -> list[tuple[str, Piece]]:
+        """Excerpt units of the first ``depth`` retrieved chunks (past ``top_k`` too) that the pack does not hold, in
+        rank order; none in a pack smaller than ``excerpt_min_budget``."""
+        if settings.excerpt_tokens <= 0 or settings.budget_tokens < settings.excerpt_min_budget:
             return []
-        rows = self.view.chunks_by_id(c.chunk_id for c in candidates if not budget.has(c.chunk_id))
+        left = [(rank, c) for rank, c in enumerate(candidates) if not budget.has(c.chunk_id)][:depth]
+        rows = self.view.chunks_by_id(c.chunk_id for _, c in left)
         self._attach_heads(rows.values())
         units = []
-        for rank, c in enumerate(candidates):
-            if c.chunk_id not in rows or budget.has(c.chunk_id):
+        for rank, c in left:
+            if c.chunk_id not in rows:
                 continue
             query = c.target or next(iter(target_texts), "")
             piece = excerpt_piece(rows[c.chunk_id], query, settings.excerpt_tokens, _reason("excerpt", c), c.score, rank)

@@ -61,17 +61,17 @@ def test_awareness_adds_the_evidence_the_plain_pack_lacks(pipeline):
 
 
 def test_excerpts_quote_exact_sentence_windows_of_hits_the_pack_does_not_hold(pipeline):
-    """awareness.excerpt_tokens (off by default): lower-ranked hits come in as their best sentence window, each a
+    """awareness.excerpt_tokens (64 by default): lower-ranked hits come in as their best sentence window, each a
     verbatim slice of its chunk at the passage's offsets (document offsets, as chunks have), within the budget."""
     from serving.services.local import SearchPipeline
 
-    # parents on, as when this scenario was written: with the parent leads taking turns the pack quotes two excerpts
+    # parents on, as when this scenario was written: with the parent leads taking turns the pack quotes an excerpt
     settings = pipeline[0].awareness.model_copy(update={"excerpt_tokens": 64, "parents": True})
     cfg = pipeline[0].model_copy(update={"awareness": settings})
     pack = SearchPipeline(cfg).context(ContextRequest(query=QUESTION, top_k=60, budget_tokens=2000, awareness=True,
                                                       use_cache=False))
     excerpts = [p for p in pack.passages if [r.kind for r in p.reasons] == ["excerpt"]]
-    assert len(excerpts) >= 2 and pack.used_tokens <= 2000
+    assert excerpts and pack.used_tokens <= 2000
     from serving.index.view import IndexView
 
     chunks = IndexView.open(cfg).chunks_by_id(c for p in excerpts for c in p.chunk_ids)
@@ -82,3 +82,17 @@ def test_excerpts_quote_exact_sentence_windows_of_hits_the_pack_does_not_hold(pi
         assert p.text != chunk["text"] or chunk["n_tokens"] <= 64  # a chunk that fits the window comes whole
         assert p.n_tokens <= 64 + 8
     assert any(p.text != chunks[p.chunk_ids[0]]["text"] for p in excerpts)
+
+
+def test_excerpts_join_a_default_2k_pack_and_never_a_1k_one(pipeline):
+    """On the defaults (``top_k`` 8) a 2,000-token pack quotes hits it cannot hold whole by their best sentences; a
+    1,000-token pack, below ``awareness.excerpt_min_budget``, keeps its turns for the section tier, neighbours and
+    outline."""
+    def kinds(budget: int) -> list[str]:
+        pack = pipeline[1].context(ContextRequest(query=QUESTION, budget_tokens=budget, awareness=True, use_cache=False))
+        assert pack.used_tokens <= budget
+        return [r.kind for p in pack.passages for r in p.reasons]
+
+    assert pipeline[0].awareness.excerpt_min_budget == 2000
+    assert "excerpt" in kinds(2000)
+    assert "excerpt" not in kinds(1000)
