@@ -145,7 +145,7 @@ def main() -> int:
         with RESULTS.open("a") as fh:
             for (name, b), s in summary.items():
                 fh.write(json.dumps({"when": time.strftime("%Y-%m-%dT%H:%M:%S"), "config": name, "budget": b,
-                                     **{k: round(v, 4) for k, v in s.items()},
+                                     "top_k": args.top_k, **{k: round(v, 4) for k, v in s.items()},
                                      "per_question": [r for r in rows if r["config"] == name and r["budget"] == b]})
                          + "\n")
     return 0

@@ -526,7 +526,8 @@ def sec_awareness() -> list[str]:
         budgets = sorted({r["budget"] for r in picked})
         body = [[b, *[num(next((r["part_recall"] for r in picked if r["config"] == c and r["budget"] == b), None))
                       for c in configs]] for b in budgets]
-        lines.append(f"Long reports (`python bench/report_awareness_bench.py`, {when(picked[0])}): share of a "
+        top_k = f", top_k {picked[0]['top_k']}" if "top_k" in picked[0] else ""
+        lines.append(f"Long reports (`python bench/report_awareness_bench.py`, {when(picked[0])}{top_k}): share of a "
                      f"question's relevant report parts in the pack ({src('report-awareness.jsonl')}):\n")
         lines += table(["budget", *configs], body)
     all_longdoc = rows_of("longdoc-awareness.jsonl")
