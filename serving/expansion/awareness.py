@@ -11,9 +11,9 @@ of the top hits (``window``: ±n chunks; ``heading``: ±n within the hit's secti
 whole section if it fits half the budget), and the **outline**: the lead (``summary_tokens``) of
 the top hits' parent sections and of their sibling sections that have nothing in the pack yet, the
 siblings closest to the target first, and in a pack of at least ``excerpt_min_budget`` tokens the **excerpts**: the
-best sentence window (``excerpt_tokens``) of each retrieved chunk the pack does not hold whole. Leftover room goes back to further direct hits, and then
-(``fill_with_hits``) to the hits ranked below ``top_k``, whole, in rank order: a large budget is not
-left half empty. Every piece records why it is there.
+best sentence window (``excerpt_tokens``) of each of the first retrieved chunks the pack does not hold whole.
+Leftover room goes back to further direct hits, and then (``fill_with_hits``) to the hits ranked below ``top_k``,
+whole, in rank order: a large budget is not left half empty. Every piece records why it is there.
 
 >>> # AwarenessExpander(view).expand(query, candidates, sections, vectors, ExpansionSettings(...))
 """
