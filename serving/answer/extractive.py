@@ -309,9 +309,18 @@ def focus_words(question: str) -> list[str]:
 
     >>> focus_words("In which city was Ken Thompson born?"), focus_words("Who was Charles Babbage's wife?")
     (['born'], ['wife'])
+    >>> focus_words("What does the abbreviation MUD stand for?")  # the acronym is the anchor; the rest names the kind
+    []
     """
     named = {w for a in anchors(question) for w in content_words(a)}
-    return [w for w in dict.fromkeys(content_words(question)) if w not in named and w not in _TYPE_WORDS and len(w) > 1]
+    kind_words = _TYPE_WORDS | (_EXPANSION_WORDS if expected_type(question) == "expansion" else frozenset())
+    return [w for w in dict.fromkeys(content_words(question)) if w not in named and w not in kind_words and len(w) > 1]
+
+
+#: The words of a question that asks what an abbreviation stands for ("What does the abbreviation MUD stand for?"):
+#: they name the kind of answer, which a glossary's "[acronym, Multi-User Dungeon]" does not repeat.
+_EXPANSION_WORDS = frozenset({"stand", "stands", "abbreviation", "abbreviated", "acronym", "initialism", "short",
+                              "shorthand", "mean", "means"})
 
 
 def _same_word(a: str, b: str) -> bool:

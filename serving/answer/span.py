@@ -42,6 +42,9 @@ _IDENTIFIER = re.compile(r"(?<![\w-])(?:--?[A-Za-z][\w-]*|[A-Za-z_][\w]*\(\d\w*\
 _QUOTED = re.compile(r"[\"“']([^\"”']{2,60})[\"”']")
 
 _ASKS_NUMBER = re.compile(r"\bhow (?:many|much|long|large|big|old)\b|\bwhat (?:percentage|number|size|value)\b|"
+                          # "What was Northwind's headcount …?", "What is the total number of stores?": a count
+                          r"\bwhat (?:was|is|were|are) (?:the )?(?:[\w.&'’-]+ ){0,5}?(?:head ?count|"
+                          r"(?:total |average )?number of)\b|"
                           r"\b(?:default|maximum|minimum|max|min) (?:\w+ )?(?:value|number|size|interval|limit)\b|"
                           r"\bin (?:seconds|bytes|bits|minutes|percent|characters)\b|^\s*(?:ب)?كم\s", re.IGNORECASE)
 _ASKS_VERSION = re.compile(r"\b(?:which|what) (?:[\w.+-]+ ){0,3}(?:version|release)\b", re.IGNORECASE)
@@ -133,8 +136,10 @@ _ASKS_RATIO = re.compile(r"%|\bper ?cent|\bshare\b|\brate\b|\bratio\b|\bmargin\b
 #: "When did/was/were …" asks for a date; "When must/does/is …" mostly for a condition ("while the reactor
 #: runs", "after a fork"), which has no value to check.
 _ASKS_DATE = re.compile(r"^\s*when\s+(?:did|was|were|had)\b|\b(?:on )?what (?:date|day)\b|^\s*مت[ىي]\s", re.IGNORECASE)
-_ASKS_PLACE = re.compile(r"^\s*where\b|\b(?:in|at|from|to) (?:which|what) (?:\w+ ){0,2}?(?:city|town|village|country|state|"
-                         r"county|province|region|district|neighbou?rhood|borough|university|college|institute|"
+#: A question for a day, not a year: "On what date does the facility mature?", "Which day …?".
+_ASKS_DAY = re.compile(r"\b(?:what|which) (?:exact )?(?:date|day)\b", re.IGNORECASE)
+_ASKS_PLACE = re.compile(r"^\s*where\b|(?:\b(?:in|at|from|to) |^\s*)(?:which|what) (?:\w+ ){0,2}?(?:city|town|village|country|"
+                         r"state|county|province|region|district|neighbou?rhood|borough|university|college|institute|"
                          r"school|place)\b", re.IGNORECASE)
 #: A yes/no question: an auxiliary first, or after a leading clause ("If I add a watch on a directory, are …").
 _ASKS_YESNO = re.compile(r"^\s*(?:(?:if|when|in|on|for|after|before|once|while|with|without|using|given)\b[^,?]{0,80},\s*)?"
@@ -381,9 +386,19 @@ def _undated(sentence: str) -> str:
     >>> answer_span("How much cash did operations generate in 2024?", [_undated("Year Ended December 31, 2024 2023 2022 "
     ...             "Operating activities:")]) is None
     True
+
+    A reference's label is no count either ("the related notes included in Item 8", "see Note 12"):
+
+    >>> _undated("Read it with the notes included in Item 8 and Section 1.01.")
+    'Read it with the notes included in        and             .'
     """
     blank = lambda m: " " * len(m.group(0))  # noqa: E731
-    return _YEAR_RUN.sub(blank, _FULL_DATE.sub(blank, sentence))
+    return _REFERENCE.sub(blank, _YEAR_RUN.sub(blank, _FULL_DATE.sub(blank, sentence)))
+
+
+#: A label that refers to a part of a document: "Item 7A", "Note 12", "Section 1.01", "Exhibit 10.1", "page 8".
+_REFERENCE = re.compile(r"\b(?:Item|Note|Part|Section|Article|Exhibit|Chapter|Figure|Table|Appendix|Schedule|Rule|"
+                        r"Form|Page|Pages|Annex|Clause|Paragraph)\s+\d+[A-Z]?(?:[.-]\d+)*\b(?![.,]\d)", re.IGNORECASE)
 
 
 #: Two or more bare years in a row ("2024 2023 2022", "2024 | 2023"): the column heads of a table.
@@ -408,8 +423,15 @@ def _place(question: str, sentences: Sequence[str], asked: set[str]) -> str | No
     ...        ["The statements include the accounts of Meridian Ledger Systems, Inc. and its subsidiaries."],
     ...        {"which", "city", "meridian", "ledger", "systems", "headquartered"}) is None
     True
+
+    A university or college asked for is an institution's name, not any capitalised word:
+
+    >>> _place("Which university awarded Barbara Liskov her PhD?", ["Barbara Liskov was the first US woman to be "
+    ...        "awarded a PhD in computing."], {"which", "university", "awarded", "barbara", "liskov", "her", "phd"}) is None
+    True
     """
     terms = {w.lower()[:5] for w in re.findall(r"[A-Za-z]{3,}", question)}
+    institution = _ASKS_INSTITUTION.search(question) is not None
     for sentence in sentences:
         best, best_distance = None, None
         for m in _PLACE.finditer(sentence):  # never the sentence's first word: the subject, not the place
@@ -419,6 +441,8 @@ def _place(question: str, sentences: Sequence[str], asked: set[str]) -> str | No
                 continue  # nothing new: the question's own names ("Meridian Ledger Systems, Inc." for "… Meridian …")
             if re.fullmatch(_MONTH + r".*", value) or value.split()[0].lower() in _NOT_PLACES:
                 continue
+            if institution and not (_INSTITUTION.search(value) or re.search(r"\b[A-Z]{3,}\b", value)):
+                continue  # "Which university …?": not "US" of "the first US woman to be awarded a PhD"
             distance = _distance_to_terms(sentence, terms, m.start())
             if best_distance is None or distance < best_distance:
                 best, best_distance = value, distance
@@ -427,6 +451,9 @@ def _place(question: str, sentences: Sequence[str], asked: set[str]) -> str | No
     return None
 
 
+#: "Which university …?", "At what college …?": the answer names an institution ("University College Cork", "UCLA").
+_ASKS_INSTITUTION = re.compile(r"\b(?:which|what) (?:\w+ ){0,2}?(?:university|college|institute|school)\b", re.IGNORECASE)
+_INSTITUTION = re.compile(r"\b(?:Universit\w*|College|Institute|School|Polytechnic\w*|Academy|Hochschule|[ÉE]cole)\b")
 _NOT_PLACES = frozenset("the a an he she it they his her its their in on at of this that i we you".split())
 #: A company's legal form: "Meridian Ledger Systems, Inc." names no place the question does not.
 _LEGAL_FORMS = frozenset("inc inc. corp corp. co co. llc llp ltd ltd. plc lp l.p n.a ag sa gmbh".split())
@@ -560,8 +587,8 @@ def answer_span(question: str, sentences: Sequence[str]) -> str | None:
         return _first_new(_NUMBER, undated, asked)
     if kind == "year":
         return _first_new(_YEAR, sentences, asked, starting=since)
-    if kind == "date":
-        return _first_new(_DATE, sentences, asked)
+    if kind == "date":  # "On what date …?" asks for a day: "maturing in 2030" does not say it
+        return _first_new(_FULL_DATE if _ASKS_DAY.search(question) else _DATE, sentences, asked)
     if kind == "place":
         return _place(question, sentences, asked)
     if kind == "person":
@@ -718,6 +745,15 @@ def _spelled_out(question: str, sentences: Sequence[str]) -> str | None:
     'Block Range INdexes'
     >>> _spelled_out("What does WAL stand for?", ["The write-ahead log (WAL) is flushed."]) is None
     True
+
+    A glossary spells an acronym of three letters or more out beside its headword, with no brackets around the
+    acronym itself ("MUD: [acronym, Multi-User Dungeon]"): capitalised words whose capitals are exactly the
+    acronym's letters count anywhere in the sentence.
+
+    >>> _spelled_out("What does the abbreviation MUD stand for?", ["[acronym, Multi-User Dungeon; alt.: Multi-User Dimension]"])
+    'Multi-User Dungeon'
+    >>> _spelled_out("What does MUD stand for?", ["Many Users Disliked the change."]) is None  # a sentence's first word
+    True
     """
     for acronym in re.findall(r"\b[A-Z]{2,}\b", question):
         for sentence in sentences:
@@ -726,9 +762,25 @@ def _spelled_out(question: str, sentences: Sequence[str]) -> str | None:
                 words = (m.group(1) or m.group(2)).split()
                 for start in range(len(words)):
                     tail = words[start:]
-                    if "".join(re.sub(r"[^A-Z]", "", w) for w in tail) == acronym:
+                    if _capitals(tail) == acronym:
                         return " ".join(tail)
+        if len(acronym) < 3:
+            continue
+        for sentence in sentences:
+            for m in _CAPITALISED_RUN.finditer(sentence):
+                words = m.group(0).split()
+                if len(words) > 1 and _capitals(words) == acronym and m.start() > 0 and not m.group(0).isupper():
+                    return m.group(0)
     return None
+
+
+#: Capitalised words in a row ("Multi-User Dungeon"), each starting a word.
+_CAPITALISED_RUN = re.compile(r"(?<![\w-])[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,7}")
+
+
+def _capitals(words: Sequence[str]) -> str:
+    """The capitals of ``words`` in order: ["Multi-User", "Dungeon"] → "MUD", ["INdexes"] → "IN"."""
+    return "".join(re.sub(r"[^A-Z]", "", w) for w in words)
 
 
 _NOUN_SHAPES = (  # the question's noun → the identifier shape it asks for
