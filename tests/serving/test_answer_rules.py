@@ -100,6 +100,42 @@ def test_an_expansion_is_found_however_the_text_spells_it():
                  "The cookie field is a unique integer that connects related inotify events.") == 1.0
 
 
+def test_a_glossary_spells_an_acronym_out_beside_its_headword():
+    # The Jargon File's "MUD" entry: no "stands for", no brackets around the acronym; nor does it repeat the
+    # question's "abbreviation … stand for", which only say what kind of answer is asked.
+    question = "What does the abbreviation MUD stand for?"
+    entry = "[acronym, Multi-User Dungeon; alt.: Multi-User Dimension]"
+    assert answer_span(question, [entry]) == "Multi-User Dungeon"
+    assert focus(question, entry) == 1.0
+    assert answer_span(question, ["The acronym MUD is often lowercased and/or verbed."]) is None
+    assert answer_span("What does WAL stand for?", ["The write-ahead log (WAL) is flushed at commit."]) is None
+
+
+def test_a_count_is_never_a_reference_label_nor_a_day():
+    question = "What was Northwind Precision Instruments' headcount at the end of FY2024?"
+    assert expected_type(question) == "number"
+    assert expected_type("What is the total number of stores the company operates?") == "number"
+    assert answer_span(question, ["The following discussion should be read with the notes included in Item 8."]) is None
+    assert answer_span(question, ["As of December 31, 2024, we employed approximately 2,840 full-time employees."]) \
+        == "2,840"
+    assert answer_span("How many savepoints are allowed?", ["See Section 4.2 and Note 12 for the limits."]) is None
+
+
+def test_a_university_asked_for_is_an_institution_and_a_date_asked_for_is_a_day():
+    question = "Which university awarded Barbara Liskov her PhD?"
+    assert expected_type(question) == "place"
+    assert answer_span(question, ["Professor Barbara Liskov was the first US woman to be awarded a PhD in computing."]) \
+        is None
+    assert answer_span("Which university awarded Vint Cerf his Ph.D.?",
+                       ["He holds Master of Science and Ph.D. degrees in Computer Science from UCLA."]) == "UCLA"
+    assert answer_span("Which university has a library named after George Boole?",
+                       ["The Boole library at University College Cork is named after him."]) == "University College Cork"
+    question = "On what date does the revolving credit facility mature?"
+    assert answer_span(question, ["It entered into a revolving credit facility maturing in 2030."]) is None
+    assert answer_span(question, ["“Maturity Date” means March 14, 2030."]) == "March 14, 2030"
+    assert answer_span("When did Seymour Cray die?", ["He died in 1996."]) == "1996"  # "when" takes a year
+
+
 def test_a_quote_reads_without_restructuredtext_markup():
     answerer = _answerer(Answerability(weights={}, bias=0.0, threshold=-1e9))
     passages = [("To implement a queue, use :class:`collections.deque` which was designed to have fast appends "
