@@ -138,9 +138,12 @@ _ASKS_RATIO = re.compile(r"%|\bper ?cent|\bshare\b|\brate\b|\bratio\b|\bmargin\b
 _ASKS_DATE = re.compile(r"^\s*when\s+(?:did|was|were|had)\b|\b(?:on )?what (?:date|day)\b|^\s*مت[ىي]\s", re.IGNORECASE)
 #: A question for a day, not a year: "On what date does the facility mature?", "Which day …?".
 _ASKS_DAY = re.compile(r"\b(?:what|which) (?:exact )?(?:date|day)\b", re.IGNORECASE)
-_ASKS_PLACE = re.compile(r"^\s*where\b|(?:\b(?:in|at|from|to) |^\s*)(?:which|what) (?:\w+ ){0,2}?(?:city|town|village|country|"
-                         r"state|county|province|region|district|neighbou?rhood|borough|university|college|institute|"
-                         r"school|place)\b", re.IGNORECASE)
+#: "Where …?", "In which city …?", and at the question's start "Which university …?", "What country …?" (not "What
+#: state …?": in a manual a state is a status, "What state is the socket in after close?").
+_ASKS_PLACE = re.compile(r"^\s*where\b|\b(?:in|at|from|to) (?:which|what) (?:\w+ ){0,2}?(?:city|town|village|country|state|"
+                         r"county|province|region|district|neighbou?rhood|borough|university|college|institute|"
+                         r"school|place)\b|^\s*(?:which|what) (?:\w+ ){0,2}?(?:city|town|village|country|county|province|"
+                         r"university|college|institute|school)\b", re.IGNORECASE)
 #: A yes/no question: an auxiliary first, or after a leading clause ("If I add a watch on a directory, are …").
 _ASKS_YESNO = re.compile(r"^\s*(?:(?:if|when|in|on|for|after|before|once|while|with|without|using|given)\b[^,?]{0,80},\s*)?"
                          r"(?:is|are|was|were|does|do|did|can|could|has|have|had|will|would|should|must)\b", re.IGNORECASE)
