@@ -444,6 +444,8 @@ def _place(question: str, sentences: Sequence[str], asked: set[str]) -> str | No
                 continue  # nothing new: the question's own names ("Meridian Ledger Systems, Inc." for "… Meridian …")
             if re.fullmatch(_MONTH + r".*", value) or value.split()[0].lower() in _NOT_PLACES:
                 continue
+            if re.search(r"-(?:born|based|made|owned|led|speaking)$", value):
+                continue  # "a Hungarian-born mathematician" names no city
             if institution and not (_INSTITUTION.search(value) or re.search(r"\b[A-Z]{3,}\b", value)):
                 continue  # "Which university …?": not "US" of "the first US woman to be awarded a PhD"
             distance = _distance_to_terms(sentence, terms, m.start())

@@ -240,3 +240,12 @@ def test_a_sentence_is_added_to_the_answer_only_for_what_it_says():
     answer = asyncio.run(answerer.answer("What was Calder Scientific's backlog for the fiscal year?", passages))
     assert answer.answerable and answer.cited == [1], answer
     assert "Castellanos" not in answer.answer and "$212.4 million" in answer.answer, answer.answer
+
+
+
+def test_a_place_asked_for_is_not_an_adjective():
+    # An unanswerable encyclopedic question whose passage is on topic: "Hungarian-born" is no city.
+    assert answer_span("In which city was John von Neumann born?",
+                       ["A Hungarian-born mathematician who did pioneering work in game theory."]) is None
+    assert answer_span("In which city was John von Neumann born?",
+                       ["Von Neumann was born in Budapest in 1903."]) == "Budapest"
