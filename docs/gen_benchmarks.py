@@ -424,12 +424,14 @@ def sec_answers() -> list[str]:
                      f"threshold {num(c.get('threshold'), 4)}, fitted on {fitted}, balanced accuracy "
                      f"{num(c.get('balanced_accuracy', c.get('dev_balanced_accuracy')))} "
                      f"({src('answer-quality.jsonl')}).\n")
-        newest: dict[str, tuple[dict, dict]] = {}  # set → (its newest row, that row's entry), in row order
+        newest: dict[str, tuple[dict, dict]] = {}  # set → (its newest row, that row's entry)
         for r in shipped:
             for entry in r.get("sets") or []:
                 if "answer_rate" in entry:
-                    newest.pop(entry["set"], None)
                     newest[entry["set"]] = (r, entry)
+        # in the order of the newest calibration's sets, the sets it does not answer (the Arabic check) after them
+        order = [e.get("set") for e in last.get("sets") or []]
+        newest = dict(sorted(newest.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order)))
         if newest:
             stamps = sorted({stamp(r) for r, _ in newest.values()})
             lines.append(f"Every answer set with that model, its newest row ({'; '.join(stamps)}), through the "
