@@ -4,10 +4,10 @@ section-tier matches, within a token budget.
 Budget policy (documented in the README): each target's best ``min_hits_per_target`` hits are
 seated first (the budget permitting), then further direct hits in rank order up to ``1 -
 expansion_share`` of the budget (the expansion's share is at most ``expansion_max_tokens``: a large
-budget's rest goes to whole hits). Then the kinds of unit take turns, one each: the section
-tier's best chunks (sections relevant to the query whose chunks missed the pack; the chunk the
-retriever ranked best in the section, else the one most similar to the target), the neighbourhoods
-of the top hits (``window``: ±n chunks; ``heading``: ±n within the hit's section; ``section``: the
+budget's rest goes to whole hits). Then the kinds of unit take turns, one each (none is a table of contents
+or a pointer to another document): the section tier's best chunks (sections relevant to the query whose
+chunks missed the pack; the chunk the retriever ranked best in the section, else the one most similar to the
+target), the neighbourhoods of the top hits (``window``: ±n chunks; ``heading``: ±n within the hit's section; ``section``: the
 whole section if it fits half the budget), and the **outline**: the lead (``summary_tokens``) of
 the top hits' parent sections and of their sibling sections that have nothing in the pack yet, the
 siblings closest to the target first, and in a pack of at least ``excerpt_min_budget`` tokens the **excerpts**: the
@@ -29,7 +29,7 @@ from pipelines.chunk.rows import HEAD_LOOKBACK, head_above, is_row, starts_in_ta
 from pipelines.chunk.sentences import split_sentences
 from serving.expansion.packing import PackedPassage, Piece, pack
 from serving.index.view import IndexView
-from serving.retrieval.contentless import is_contents
+from serving.retrieval.contentless import is_contents, is_pointer
 from serving.retrieval.hybrid import Candidate
 from serving.retrieval.notices import is_notice
 from serving.rerank.text import best_window
@@ -165,6 +165,16 @@ def _contents(section: dict) -> bool:
     """A section that is a table of contents (:func:`serving.retrieval.contentless.is_contents`): it names every
     section of the document and says nothing, so it is never a sibling worth the budget."""
     return is_contents(section.get("summary") or "")
+
+
+def _says_nothing(row: dict, hit: Candidate | None = None) -> bool:
+    """A chunk not worth a unit of the expansion: retrieval demoted it as contentless (only its header, a table of
+    contents, a pointer to another document: :func:`serving.retrieval.contentless.demote_contentless`), or, for a
+    chunk retrieval did not score, its text is contents or a pointer."""
+    if hit is not None and "contentless" in hit.scores:
+        return True
+    text = row.get("text") or ""
+    return is_contents(text) or is_pointer(text)
 
 
 def _interleave(*queues: list) -> list:
@@ -340,7 +350,7 @@ class AwarenessExpander:
         self._attach_heads(rows.values())
         units = []
         for rank, c in left:
-            if c.chunk_id not in rows:
+            if c.chunk_id not in rows or _says_nothing(rows[c.chunk_id], c):
                 continue
             query = c.target or next(iter(target_texts), "")
             piece = excerpt_piece(rows[c.chunk_id], query, settings.excerpt_tokens, _reason("excerpt", c), c.score, rank)
@@ -359,7 +369,8 @@ class AwarenessExpander:
         self._attach_heads(chunks)
         by_section: dict[str, list[dict]] = {}
         for row in chunks:
-            by_section.setdefault(row["section_id"], []).append(row)
+            if not _says_nothing(row):
+                by_section.setdefault(row["section_id"], []).append(row)
         empty = [s.section_id for s in wanted if s.section_id not in by_section]
         if empty:  # a heading with no body of its own: use its subsections' chunks
             children = self.view.children_of(empty)
@@ -367,7 +378,8 @@ class AwarenessExpander:
             parent_of = {c["section_id"]: c["parent_id"] for c in children}
             self._attach_heads(child_rows)
             for row in child_rows:
-                by_section.setdefault(parent_of[row["section_id"]], []).append(row)
+                if not _says_nothing(row):
+                    by_section.setdefault(parent_of[row["section_id"]], []).append(row)
         retrieved: dict[str, int] = {}
         for rank, c in enumerate(candidates):
             retrieved.setdefault(c.chunk_id, rank)
@@ -480,7 +492,7 @@ class AwarenessExpander:
             self._attach_heads(later_rows.values())
             for c in later:
                 row = later_rows.get(c.chunk_id)
-                if row is not None and row["section_id"] not in found:
+                if row is not None and row["section_id"] not in found and not _says_nothing(row, c):
                     found[row["section_id"]] = (c, row)
         hits = [c for c in direct[: settings.expand_hits] if budget.has(c.chunk_id)]
         hit_rows = [rows[c.chunk_id] for c in hits]

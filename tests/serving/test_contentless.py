@@ -76,3 +76,23 @@ def test_contents_pages_and_pointers_rank_below_what_they_point_to(filing_index)
     off = _navigation_in_top(filing_index, 1.0)
     on = _navigation_in_top(filing_index, 0.5)  # the default
     assert off >= 6 and on <= off // 2, (off, on)
+
+
+def test_an_aware_pack_spends_no_expansion_room_on_contents_or_pointers(filing_index):
+    # The expansion's excerpts, section tier and sibling hits once quoted "Item 10 … incorporated by reference to our
+    # Proxy Statement" four times over and a contents page's "TABLE OF CONTENTS": room a 2k pack needs.
+    from serving.protocol import ContextRequest
+    from serving.retrieval.contentless import is_contents, is_pointer
+    from serving.services.local import SearchPipeline
+
+    pipeline = SearchPipeline(make_config(filing_index))
+    expanded, navigation = 0, []
+    for question in QUESTIONS + NAVIGATION_QUESTIONS + ["When does Northwind's revolving credit facility mature?"]:
+        pack = pipeline.context(ContextRequest(query=question, budget_tokens=2000, use_cache=False))
+        for passage in pack.passages:
+            if any(r.kind == "direct" for r in passage.reasons):
+                continue  # a hit: where retrieval ranks it is the test above's business
+            expanded += 1
+            if is_contents(passage.text) or is_pointer(passage.text):
+                navigation.append((question, [r.kind for r in passage.reasons], passage.text[:80]))
+    assert expanded >= 40 and not navigation, (expanded, navigation)
