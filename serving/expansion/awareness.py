@@ -7,8 +7,8 @@ expansion_share`` of the budget (the expansion's share is at most ``expansion_ma
 budget's rest goes to whole hits). Then the kinds of unit take turns, one each (none is a table of contents
 or a pointer to another document): the section tier's best chunks (sections relevant to the query whose
 chunks missed the pack; the chunk the retriever ranked best in the section, else the one most similar to the
-target), the neighbourhoods of the top hits (``window``: ±n chunks; ``heading``: ±n within the hit's section; ``section``: the
-whole section if it fits half the budget), and the **outline**: the lead (``summary_tokens``) of
+target), the neighbourhoods of the top hits (``window``: ±n chunks; ``heading``: ±n within the hit's section;
+``section``: the whole section if it fits half the budget), and the **outline**: the lead (``summary_tokens``) of
 the top hits' parent sections and of their sibling sections that have nothing in the pack yet, the
 siblings closest to the target first, and in a pack of at least ``excerpt_min_budget`` tokens the **excerpts**: the
 best sentence window (``excerpt_tokens``) of each of the first retrieved chunks the pack does not hold whole.
@@ -29,7 +29,7 @@ from pipelines.chunk.rows import HEAD_LOOKBACK, head_above, is_row, starts_in_ta
 from pipelines.chunk.sentences import split_sentences
 from serving.expansion.packing import PackedPassage, Piece, pack
 from serving.index.view import IndexView
-from serving.retrieval.contentless import is_contents, is_pointer
+from serving.retrieval.contentless import is_contents, is_navigation
 from serving.retrieval.hybrid import Candidate
 from serving.retrieval.notices import is_notice
 from serving.rerank.text import best_window
@@ -173,8 +173,7 @@ def _says_nothing(row: dict, hit: Candidate | None = None) -> bool:
     chunk retrieval did not score, its text is contents or a pointer."""
     if hit is not None and "contentless" in hit.scores:
         return True
-    text = row.get("text") or ""
-    return is_contents(text) or is_pointer(text)
+    return is_navigation(row.get("text") or "")
 
 
 def _interleave(*queues: list) -> list:

@@ -86,6 +86,16 @@ def is_contents(text: str) -> bool:
     return entries >= 2 and entries >= 0.6 * len(lines)
 
 
+def is_navigation(text: str) -> bool:
+    r"""Whether ``text`` only points elsewhere: a table of contents (:func:`is_contents`) or a pointer to another
+    document (:func:`is_pointer`). Retrieval demotes such a chunk and the expansion never quotes one.
+
+    >>> is_navigation("Item 1. | Business | 1\nItem 1A. | Risk Factors | 3"), is_navigation("Backlog rose 4%.")
+    (True, False)
+    """
+    return is_contents(text) or is_pointer(text)
+
+
 def demote_contentless(candidates: list[Candidate], rows: dict[str, dict], queries: Sequence[str],
                        factor: float) -> list[Candidate]:
     """``candidates`` re-sorted (stably) after scaling the score of each contentless chunk (of those with a row
@@ -102,7 +112,7 @@ def demote_contentless(candidates: list[Candidate], rows: dict[str, dict], queri
             continue
         text = row.get("text") or ""
         words = _WORD.findall(text.casefold())
-        if (len(words) < CONTENTLESS_WORDS and not asked.intersection(words)) or is_contents(text) or is_pointer(text):
+        if (len(words) < CONTENTLESS_WORDS and not asked.intersection(words)) or is_navigation(text):
             c.score *= factor
             c.scores["contentless"] = factor
             changed = True
