@@ -42,11 +42,12 @@ SHARED = REPO.parent / "shared" / "data"
 RESULTS = REPO / "bench" / "results" / "chunking.jsonl"
 
 #: Chunking settings per variant (environment overrides of ``chunking.*``; base = the defaults).
-VARIANTS: dict[str, dict[str, int]] = {
+VARIANTS: dict[str, dict[str, int | bool]] = {
     "base": {},
     "overlap0": {"overlap_tokens": 0},
     "overlap16": {"overlap_tokens": 16},
     "noheader": {"header_tokens": 0},
+    "greedy": {"balanced": False},  # every chunk of a section full but the last (the chunker before v7)
 }
 
 

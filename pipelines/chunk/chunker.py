@@ -34,12 +34,13 @@ SPECIAL_TOKENS = 2  # [CLS] and [SEP] added by the embedder
 #: Bump when a change to the parsers, the chunker or the summaries changes what a document's chunks
 #: are for the same settings: every document indexed by an older version is then chunked again on its
 #: next ingest (its unchanged texts come from the embedding cache).
-CHUNKER_VERSION = 6  # 2: a section without text and with one subsection shares its summary (no embed of its own);
+CHUNKER_VERSION = 7  # 2: a section without text and with one subsection shares its summary (no embed of its own);
 # 3: filings' headings in PDF and heading-less HTML, and a long header keeps the section's own heading;
 # 4: paginated HTML without its running footers, page numbers and contents links; hidden (display: none) elements;
 # a table's caption row ("CONSOLIDATED STATEMENTS OF OPERATIONS") a heading in HTML without heading markup;
 # 5: a table's row of figures is a sentence unit of its own, so a chunk never ends inside one;
-# 6: a numbered plain-text heading that wraps onto lines ending in "?" (a FAQ's question) is one heading
+# 6: a numbered plain-text heading that wraps onto lines ending in "?" (a FAQ's question) is one heading;
+# 7: a section's chunks have balanced sizes (no tiny tail chunk)
 _BATCH_SENTENCES = 4096  # sentences per encode_batch call (bounds memory on huge documents)
 
 # A unit is a whole sentence or a piece of an over-budget one: (start, end, n_tokens, whole).
@@ -58,6 +59,7 @@ class ChunkingConfig:
     overlap_tokens: int = 32
     max_model_tokens: int = 256
     header_tokens: int = 40
+    balanced: bool = True
 
     def __post_init__(self) -> None:
         if self.chunk_tokens < 1:
@@ -81,10 +83,12 @@ class ChunkingConfig:
         a re-ingest chunks a document again when it differs (a settings change or a new chunker).
 
         >>> ChunkingConfig().signature
-        'v6 chunk=200 overlap=32 header=40 window=256'
+        'v7 chunk=200 overlap=32 header=40 window=256'
+        >>> ChunkingConfig(balanced=False).signature
+        'v7 chunk=200 overlap=32 header=40 window=256 greedy'
         """
         return (f"v{CHUNKER_VERSION} chunk={self.chunk_tokens} overlap={self.overlap_tokens} "
-                f"header={self.header_tokens} window={self.max_model_tokens}")
+                f"header={self.header_tokens} window={self.max_model_tokens}" + ("" if self.balanced else " greedy"))
 
 
 def chunk_document(
@@ -95,6 +99,7 @@ def chunk_document(
     overlap_tokens: int = 32,
     max_model_tokens: int = 256,
     header_tokens: int = 40,
+    balanced: bool = True,
     verify: bool = False,
 ) -> list[Chunk]:
     """Chunk ``doc`` section by section; see :class:`ChunkingConfig` for the budgets.
@@ -103,7 +108,7 @@ def chunk_document(
     (a clean copy is used). ``verify=True`` re-encodes every chunk to check its token count
     and that ``embed_text`` plus special tokens fits ``max_model_tokens``.
     """
-    config = ChunkingConfig(chunk_tokens, overlap_tokens, max_model_tokens, header_tokens)
+    config = ChunkingConfig(chunk_tokens, overlap_tokens, max_model_tokens, header_tokens, balanced)
     return chunk_with_config(doc, tokenizer, config, verify=verify)
 
 
@@ -210,7 +215,8 @@ def _chunk_batch(
                 enc = tok.encode(text[s:e], add_special_tokens=False)
                 _split_long(text, s, e, enc, budget, tok, units)
         header, header_n = _fit_header(parts[h], counts[n_sentences + h], tok, config.header_tokens)
-        for first, last, n in _pack(units, budget, config.overlap_tokens):
+        pack = _pack_balanced if config.balanced else _pack
+        for first, last, n in pack(units, budget, config.overlap_tokens):
             _emit(doc, section, units[first][0], units[last][1], n, header, header_n, config, out)
 
 
@@ -235,6 +241,30 @@ def _pack(units: Sequence[_Unit], budget: int, overlap: int) -> list[tuple[int, 
     if first < len(units):
         ranges.append((first, len(units) - 1, total))
     return ranges
+
+
+def _pack_balanced(units: Sequence[_Unit], budget: int, overlap: int) -> list[tuple[int, int, int]]:
+    """As many chunks as :func:`_pack` makes, packed with the smallest budget that still makes no more:
+    balanced sizes instead of full chunks and a small tail.
+
+    >>> units = [(0, 0, 40, True)] * 5 + [(0, 0, 10, True)]  # 210 tokens: greedy makes 200 + 10
+    >>> [n for _, _, n in _pack(units, 200, 0)]
+    [200, 10]
+    >>> [n for _, _, n in _pack_balanced(units, 200, 0)]
+    [120, 90]
+    """
+    ranges = _pack(units, budget, overlap)
+    if len(ranges) < 2:
+        return ranges
+    # Binary search; ``hi`` always packs into at most len(ranges) chunks (it starts at ``budget``).
+    lo, hi = max(n for _, _, n, _ in units), budget
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if len(_pack(units, mid, overlap)) <= len(ranges):
+            hi = mid
+        else:
+            lo = mid + 1
+    return ranges if hi >= budget else _pack(units, hi, overlap)
 
 
 def _split_long(
