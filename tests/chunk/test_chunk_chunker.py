@@ -154,6 +154,23 @@ def test_no_overlap_when_disabled(tokenizer: Tokenizer, make_doc: DocFactory) ->
         assert nxt.start >= prev.end
 
 
+def test_a_section_ends_in_no_small_tail_chunk(tokenizer: Tokenizer, make_doc: DocFactory) -> None:
+    """A statement whose last table row would be a chunk of its own under greedy packing: the
+    defaults split it into as many chunks, of balanced sizes (a stray row ranked above the chunk with
+    the figure asked for, in the filings)."""
+    rows = [f"Line item {i} | {1000 + 37 * i:,} | {900 + 29 * i:,} | {800 + 23 * i:,}" for i in range(35)]
+    body = "\n".join(rows)
+    doc = make_doc([(["Statements of Operations"], body)])
+    greedy = chunk_document(doc, tokenizer, balanced=False)
+    balanced = chunk_document(doc, tokenizer)
+    check_invariants(doc, balanced, tokenizer)
+    assert greedy[-1].n_tokens < 0.3 * greedy[0].n_tokens  # the data leave greedy a small tail
+    assert len(balanced) == len(greedy)
+    sizes = [c.n_tokens for c in balanced]
+    assert min(sizes) >= 0.75 * max(sizes), sizes
+    assert max(sizes) <= max(c.n_tokens for c in greedy)
+
+
 def test_huge_sentence_is_split_at_token_boundaries(tokenizer: Tokenizer, make_doc: DocFactory) -> None:
     rng = random.Random(2)
     words = []
