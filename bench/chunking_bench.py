@@ -47,7 +47,7 @@ VARIANTS: dict[str, dict[str, int | bool]] = {
     "overlap0": {"overlap_tokens": 0},
     "overlap16": {"overlap_tokens": 16},
     "noheader": {"header_tokens": 0},
-    "greedy": {"balanced": False},  # every chunk of a section full but the last (the chunker before v7)
+    "greedy": {"balance_tail": False},  # a section's last chunk as small as greedy packing leaves it (the chunker before v7)
 }
 
 

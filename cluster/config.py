@@ -104,8 +104,9 @@ class ChunkingSettings(_Section):
                                                       "document at the next ingest")
     overlap_tokens: int = Field(32, ge=0, description="overlap between consecutive chunks, in whole trailing sentences")
     header_tokens: int = Field(40, ge=0, description="the title › section-path header embedded with each chunk (a longer one drops its outer headings, keeping the title and the section's own)")
-    balanced: bool = Field(True, description="a section's chunks have balanced sizes (as many as greedy packing makes, "
-                                             "none left as a small tail); false: greedy, every chunk full but the last")
+    balance_tail: bool = Field(True, description="a section's last chunk under half chunk_tokens shares the last two "
+                                                 "chunks' sentences evenly with the chunk before it (no small tail chunk); "
+                                                 "false: plain greedy packing")
 
     @model_validator(mode="after")
     def _overlap_smaller(self) -> "ChunkingSettings":

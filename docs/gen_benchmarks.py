@@ -481,7 +481,7 @@ def sec_chunking() -> list[str]:
     for r in rows_of("chunking.jsonl"):
         newest[(r.get("bench"), r.get("set"), r.get("variant"))] = r
     lines = ["Command: `python bench/chunking_bench.py`: chunking variants (base = the defaults; overlap0 = no "
-             "overlap; noheader = no title/section header; greedy = every chunk of a section full but the last, "
+             "overlap; noheader = no title/section header; greedy = a section's last chunk as small as greedy packing leaves it, "
              "the chunker before v7). Newest row per set and variant.\n"]
     quality = [[s, v, stamp(r), num(r.get("chunks")), num(r.get("texts_embedded")),
                 *[num((r.get("ndcg@10") or {}).get(k)) for k in ("bm25", "dense", "hybrid-linear", "default")]]

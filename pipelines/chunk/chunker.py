@@ -40,7 +40,7 @@ CHUNKER_VERSION = 7  # 2: a section without text and with one subsection shares 
 # a table's caption row ("CONSOLIDATED STATEMENTS OF OPERATIONS") a heading in HTML without heading markup;
 # 5: a table's row of figures is a sentence unit of its own, so a chunk never ends inside one;
 # 6: a numbered plain-text heading that wraps onto lines ending in "?" (a FAQ's question) is one heading;
-# 7: a section's chunks have balanced sizes (no tiny tail chunk)
+# 7: a section's last chunk under half a chunk is balanced with the one before (no tiny tail chunk)
 _BATCH_SENTENCES = 4096  # sentences per encode_batch call (bounds memory on huge documents)
 
 # A unit is a whole sentence or a piece of an over-budget one: (start, end, n_tokens, whole).
@@ -59,7 +59,7 @@ class ChunkingConfig:
     overlap_tokens: int = 32
     max_model_tokens: int = 256
     header_tokens: int = 40
-    balanced: bool = True
+    balance_tail: bool = True
 
     def __post_init__(self) -> None:
         if self.chunk_tokens < 1:
@@ -84,11 +84,11 @@ class ChunkingConfig:
 
         >>> ChunkingConfig().signature
         'v7 chunk=200 overlap=32 header=40 window=256'
-        >>> ChunkingConfig(balanced=False).signature
+        >>> ChunkingConfig(balance_tail=False).signature
         'v7 chunk=200 overlap=32 header=40 window=256 greedy'
         """
         return (f"v{CHUNKER_VERSION} chunk={self.chunk_tokens} overlap={self.overlap_tokens} "
-                f"header={self.header_tokens} window={self.max_model_tokens}" + ("" if self.balanced else " greedy"))
+                f"header={self.header_tokens} window={self.max_model_tokens}" + ("" if self.balance_tail else " greedy"))
 
 
 def chunk_document(
@@ -99,7 +99,7 @@ def chunk_document(
     overlap_tokens: int = 32,
     max_model_tokens: int = 256,
     header_tokens: int = 40,
-    balanced: bool = True,
+    balance_tail: bool = True,
     verify: bool = False,
 ) -> list[Chunk]:
     """Chunk ``doc`` section by section; see :class:`ChunkingConfig` for the budgets.
@@ -108,7 +108,7 @@ def chunk_document(
     (a clean copy is used). ``verify=True`` re-encodes every chunk to check its token count
     and that ``embed_text`` plus special tokens fits ``max_model_tokens``.
     """
-    config = ChunkingConfig(chunk_tokens, overlap_tokens, max_model_tokens, header_tokens, balanced)
+    config = ChunkingConfig(chunk_tokens, overlap_tokens, max_model_tokens, header_tokens, balance_tail)
     return chunk_with_config(doc, tokenizer, config, verify=verify)
 
 
@@ -215,7 +215,7 @@ def _chunk_batch(
                 enc = tok.encode(text[s:e], add_special_tokens=False)
                 _split_long(text, s, e, enc, budget, tok, units)
         header, header_n = _fit_header(parts[h], counts[n_sentences + h], tok, config.header_tokens)
-        pack = _pack_balanced if config.balanced else _pack
+        pack = _pack_tail_balanced if config.balance_tail else _pack
         for first, last, n in pack(units, budget, config.overlap_tokens):
             _emit(doc, section, units[first][0], units[last][1], n, header, header_n, config, out)
 
@@ -243,28 +243,30 @@ def _pack(units: Sequence[_Unit], budget: int, overlap: int) -> list[tuple[int, 
     return ranges
 
 
-def _pack_balanced(units: Sequence[_Unit], budget: int, overlap: int) -> list[tuple[int, int, int]]:
-    """As many chunks as :func:`_pack` makes, packed with the smallest budget that still makes no more:
-    balanced sizes instead of full chunks and a small tail.
+def _pack_tail_balanced(units: Sequence[_Unit], budget: int, overlap: int) -> list[tuple[int, int, int]]:
+    """:func:`_pack`, but a last chunk under half the budget shares the last two chunks' units evenly
+    with the chunk before it (the smallest budget that still packs them into two).
 
     >>> units = [(0, 0, 40, True)] * 5 + [(0, 0, 10, True)]  # 210 tokens: greedy makes 200 + 10
     >>> [n for _, _, n in _pack(units, 200, 0)]
     [200, 10]
-    >>> [n for _, _, n in _pack_balanced(units, 200, 0)]
+    >>> [n for _, _, n in _pack_tail_balanced(units, 200, 0)]
     [120, 90]
     """
     ranges = _pack(units, budget, overlap)
-    if len(ranges) < 2:
+    if len(ranges) < 2 or 2 * ranges[-1][2] >= budget:
         return ranges
-    # Binary search; ``hi`` always packs into at most len(ranges) chunks (it starts at ``budget``).
-    lo, hi = max(n for _, _, n, _ in units), budget
+    start = ranges[-2][0]
+    rest = units[start:]
+    # Binary search; ``hi`` always packs ``rest`` into at most two chunks (it starts at ``budget``).
+    lo, hi = max(n for _, _, n, _ in rest), budget
     while lo < hi:
         mid = (lo + hi) // 2
-        if len(_pack(units, mid, overlap)) <= len(ranges):
+        if len(_pack(rest, mid, overlap)) <= 2:
             hi = mid
         else:
             lo = mid + 1
-    return ranges if hi >= budget else _pack(units, hi, overlap)
+    return ranges[:-2] + [(first + start, last + start, n) for first, last, n in _pack(rest, hi, overlap)]
 
 
 def _split_long(

@@ -63,7 +63,7 @@ def chunking_config(models_json: str, chunking_json: str) -> ChunkingConfig:
     settings = ChunkingSettings.model_validate_json(chunking_json)
     return ChunkingConfig(chunk_tokens=settings.chunk_tokens, overlap_tokens=settings.overlap_tokens,
                           max_model_tokens=_max_model_tokens(models_json), header_tokens=settings.header_tokens,
-                          balanced=settings.balanced)
+                          balance_tail=settings.balance_tail)
 
 
 def parse_chunk_batch(batch: pa.Table, *, models_json: str, chunking_json: str, max_file_bytes: int,

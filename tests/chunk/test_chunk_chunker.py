@@ -156,19 +156,20 @@ def test_no_overlap_when_disabled(tokenizer: Tokenizer, make_doc: DocFactory) ->
 
 def test_a_section_ends_in_no_small_tail_chunk(tokenizer: Tokenizer, make_doc: DocFactory) -> None:
     """A statement whose last table row would be a chunk of its own under greedy packing: the
-    defaults split it into as many chunks, of balanced sizes (a stray row ranked above the chunk with
-    the figure asked for, in the filings)."""
+    defaults balance the last two chunks (a stray row ranked above the chunk with the figure asked
+    for, in the filings) and keep the chunks before as greedy packing made them."""
     rows = [f"Line item {i} | {1000 + 37 * i:,} | {900 + 29 * i:,} | {800 + 23 * i:,}" for i in range(35)]
     body = "\n".join(rows)
     doc = make_doc([(["Statements of Operations"], body)])
-    greedy = chunk_document(doc, tokenizer, balanced=False)
+    greedy = chunk_document(doc, tokenizer, balance_tail=False)
     balanced = chunk_document(doc, tokenizer)
     check_invariants(doc, balanced, tokenizer)
     assert greedy[-1].n_tokens < 0.3 * greedy[0].n_tokens  # the data leave greedy a small tail
     assert len(balanced) == len(greedy)
-    sizes = [c.n_tokens for c in balanced]
-    assert min(sizes) >= 0.75 * max(sizes), sizes
-    assert max(sizes) <= max(c.n_tokens for c in greedy)
+    assert balanced[:-2] == greedy[:-2]
+    last_two = [c.n_tokens for c in balanced[-2:]]
+    assert min(last_two) >= 0.8 * max(last_two) and min(last_two) >= 200 / 2, last_two
+    assert (balanced[-2].start, balanced[-1].end) == (greedy[-2].start, greedy[-1].end)
 
 
 def test_huge_sentence_is_split_at_token_boundaries(tokenizer: Tokenizer, make_doc: DocFactory) -> None:
