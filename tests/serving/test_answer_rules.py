@@ -249,3 +249,19 @@ def test_a_place_asked_for_is_not_an_adjective():
                        ["A Hungarian-born mathematician who did pioneering work in game theory."]) is None
     assert answer_span("In which city was John von Neumann born?",
                        ["Von Neumann was born in Budapest in 1903."]) == "Budapest"
+
+
+def test_a_quote_holds_no_signature_line_nor_bullet_cell():
+    answerer = _answerer(Answerability(weights={}, bias=0.0, threshold=-1e9))
+    report = ("We conducted our audits in accordance with the standards of the PCAOB.\n\n/s/ Hollister & Vance LLP\n"
+              "We have served as the Company's auditor since 2009.\nColumbus, Ohio")
+    answer = asyncio.run(answerer.answer("Since what year has the auditor served the Company?",
+                                         [(report, "10-K › Report of Independent Registered Public Accounting Firm",
+                                           0.9)]))
+    assert answer.answerable and answer.answer.startswith("We have served as the Company's auditor since 2009"), answer
+    assert "/s/" not in answer.answer and answer.answer_value == "2009", answer
+    release = ("• | VELORA: Net product revenue was $104.8 million in the fourth quarter of 2024, an increase of 34%.\n\n"
+               "• | Japan approval: In December 2024, the Japanese Ministry of Health approved VELORA for adults.")
+    answer = asyncio.run(answerer.answer("When did Japan approve VELORA?", [(release, "Exhibit 99.1 › Highlights", 0.9)]))
+    assert answer.answerable and "Japan approval: In December 2024" in answer.answer, answer
+    assert "|" not in answer.answer and "•" not in answer.answer, answer
