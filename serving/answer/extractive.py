@@ -42,7 +42,8 @@ from serving.answer.anchors import (acronyms, anchors, counted_noun, elsewhere, 
                                     names_acronym, names_counted, names_places, subject_names)
 from serving.answer.boilerplate import asks_about_audit, is_audit_wording, is_boilerplate, is_reference_section
 from serving.answer.periods import conflicts, own_periods, periods
-from serving.answer.span import answer_span, defined_term, defines, expected_type, holds_value, same_value
+from serving.answer.span import (answer_span, defined_term, defines, expected_type, financial_nouns, holds_value,
+                                 measures_agree, same_value)
 from serving.answer.tables import TableRow, row_value, table_rows
 from serving.answer.verify import content_words, normalize
 from serving.rerank.combine import minmax
@@ -452,6 +453,8 @@ class ExtractiveAnswerer:
         if kind in ("quantity", "number"):  # nor does one for the whole company, unless its document is about the place
             eligible = [s for s in eligible
                         if names_places(question, f"{s.header} {_where(passages[s.n - 1])} {s.text}")]
+        if kind in ("quantity", "number"):  # "international revenue": not the "Total revenue" row beside "International"
+            eligible = [s for s in eligible if not _another_row_named(question, s, scored)]
         if kind in ("quantity", "number"):  # "R&D spend" is answered by a sentence about R&D, not by one beside it
             for acronym in acronyms(question, joined_only=True):
                 eligible = [s for s in eligible if names_acronym(acronym, f"{s.header} {s.text}")]
@@ -560,6 +563,38 @@ def _named_rows_first(question: str, scored: list[ScoredSentence]) -> list[Score
         for i, row in zip(slots, [r for r in rows if id(r) in named] + [r for r in rows if id(r) not in named]):
             out[i] = row
     return out
+
+
+def _another_row_named(question: str, s: ScoredSentence, scored: Sequence[ScoredSentence]) -> bool:
+    """Whether ``s`` is a table row the question does not name while another row of the same measure that it names
+    whole is in the context: for "international revenue in fiscal 2022" the row "International" answers (or, without
+    a 2022 column, nothing does), never "Total revenue". A row whose label holds the named one's words is not ruled
+    out ("Net loss per share" beside "Net loss").
+
+    >>> from serving.answer.tables import table_rows
+    >>> rows = table_rows("Revenue | 2024 | 2023\\nUnited States | $ 503 | $ 436\\nInternational | 82 | 65\\nTotal revenue | $ 585 | $ 501")
+    >>> scored = [ScoredSentence(1, 0, 0, r.label, "", 0.0, 0.0, row=r) for r in rows]
+    >>> [x.text for x in scored if not _another_row_named("What was international revenue in 2024?", x, scored)]
+    ['International']
+    >>> [x.text for x in scored if not _another_row_named("What was total revenue in 2024?", x, scored)]
+    ['Total revenue']
+    """
+    if s.row is None:
+        return False
+    asked = set(content_words(question))
+    own = set(content_words(s.row.label))
+    if own <= asked:
+        return False
+    measures = financial_nouns(s.row.measure) | financial_nouns(s.row.label)
+    for other in scored:
+        if other.row is None or other is s:
+            continue
+        label = set(content_words(other.row.label))
+        if label and label <= asked and not label <= own:
+            theirs = financial_nouns(other.row.measure) | financial_nouns(other.row.label)
+            if measures and theirs and measures_agree(measures, theirs):
+                return True
+    return False
 
 
 def _where(passage: tuple) -> str:

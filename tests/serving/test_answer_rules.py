@@ -265,3 +265,21 @@ def test_a_quote_holds_no_signature_line_nor_bullet_cell():
     answer = asyncio.run(answerer.answer("When did Japan approve VELORA?", [(release, "Exhibit 99.1 › Highlights", 0.9)]))
     assert answer.answerable and "Japan approval: In December 2024" in answer.answer, answer
     assert "|" not in answer.answer and "•" not in answer.answer, answer
+
+
+def test_a_figure_asked_of_a_named_row_is_never_the_total_beside_it():
+    answerer = _answerer(Answerability(weights={}, bias=0.0, threshold=-1e9))
+    segments = ("Revenue by segment was as follows (in thousands):\n\nFiscal 2024 | Fiscal 2023 | Fiscal 2022\n"
+                "Cloud Platform | $ 412,580 | $ 351,240 | $ 296,310\nPayments | 118,940 | 97,615 | 80,022\n"
+                "Total revenue | $ 585,837 | $ 501,735 | $ 426,237")
+    geography = ("Revenue by geographic area was as follows (in thousands):\n\nFiscal 2024 | Fiscal 2023\n"
+                 "United States | $ 503,820 | $ 436,510\nInternational | 82,017 | 65,225\n"
+                 "Total revenue | $ 585,837 | $ 501,735")
+    passages = [(segments, "10-K › Note 2. Revenue and Segment Information", 0.9),
+                (geography, "10-K › Note 2. Revenue and Segment Information", 0.8)]
+    international = asyncio.run(answerer.answer("What was international revenue in fiscal 2024?", passages))
+    assert international.answerable and international.answer_value == "82,017", international
+    unstated = asyncio.run(answerer.answer("What was international revenue in fiscal 2022?", passages))
+    assert not unstated.answerable, unstated  # the 2022 total is not the international figure
+    total = asyncio.run(answerer.answer("What was total revenue in fiscal 2022?", passages))
+    assert total.answerable and "426,237" in total.answer_value, total
