@@ -14,8 +14,10 @@
    fitted; see ``bench/jargon_set.py``). How-to and yes/no questions as users type them
    (``answers-howto-{tune,test}``, over the manual pages' index, half of them on-topic but unanswered)
    are never fitted either. Invented SEC filings (``bench/filings_heldout`` → ``filings-index``; those and the
-   four of ``bench/filings_blind{,2}`` → ``filings-blind-index``) answer the ``answers-filings-*`` sets, never
-   fitted (``answers-filings-blind2``, written blind after the rules of 2026-11-30 evening, was never read).
+   four of ``bench/filings_blind{,2}`` → ``filings-blind-index``; those and the two of ``bench/filings_blind3``, a
+   proxy statement and a 10-Q in HTML, → ``filings-blind3-index``) answer the ``answers-filings-*`` sets, never
+   fitted (``answers-filings-blind2``, written blind after the rules of 2026-11-30 evening, was never read; the
+   blind3 test split, written blind on 2026-12-01, is held out as every ``*-test`` set is).
 2. Every question of the fitted sets runs through the in-process answer path with the default
    settings and refusals disabled, recording the answerability features of its quotable sentences
    (:data:`serving.answer.extractive.FEATURES`: question coverage, the asked-for value, the question's
@@ -74,7 +76,9 @@ SETS = (("answers-dev", DEV, "manual pages", True), ("answers-test", TEST, "manu
         ("answers-filings-test", DATA / "answers-filings-test.jsonl", "filings", False),
         ("answers-filings-blind-tune", DATA / "answers-filings-blind-tune.jsonl", "filings blind", False),
         ("answers-filings-blind-test", DATA / "answers-filings-blind-test.jsonl", "filings blind", False),
-        ("answers-filings-blind2", DATA / "answers-filings-blind2.jsonl", "filings blind", False))
+        ("answers-filings-blind2", DATA / "answers-filings-blind2.jsonl", "filings blind", False),
+        ("answers-filings-blind3-tune", DATA / "answers-filings-blind3-tune.jsonl", "filings blind3", False),
+        ("answers-filings-blind3-test", DATA / "answers-filings-blind3-test.jsonl", "filings blind3", False))
 #: Held out beside the ``*-test`` sets: their rows are not printed either.
 HELD_OUT = frozenset({"answers-filings-blind2"})
 GOAL = 0.8  # answer and refuse at least this share on every set (issue 50)
@@ -116,12 +120,12 @@ def kind_index(kind: str, data_dir: Path):
     if kind == "manual pages":
         return sample_index(data_dir)
     init_ray(cfg.ray)
-    if kind in ("filings", "filings blind"):  # blind-written SEC filings as PDF and HTML files
+    if kind in ("filings", "filings blind", "filings blind3"):  # blind-written SEC filings as PDF and HTML files
         from pipelines.ingest import run_ingest
 
         root = data_dir.parent / f"{data_dir.name}-corpus"
         root.mkdir(parents=True, exist_ok=True)
-        for name, raw in filing_documents(with_blind=kind == "filings blind"):
+        for name, raw in filing_documents(with_blind=kind != "filings", with_blind3=kind == "filings blind3"):
             (root / name).write_bytes(raw)
         run_ingest(cfg, root, source="filings")
     elif kind == "business reports":
@@ -140,20 +144,23 @@ def kind_index(kind: str, data_dir: Path):
 
 
 INDEX_DIRS = {"manual pages": "answer-index", "business reports": "br", "encyclopedic": "encyclopedic-index",
-              "jargon": "jargon-index", "filings": "filings-index", "filings blind": "filings-blind-index"}
+              "jargon": "jargon-index", "filings": "filings-index", "filings blind": "filings-blind-index",
+              "filings blind3": "filings-blind3-index"}
 
 
-def filing_documents(*, with_blind: bool) -> list[tuple[str, bytes]]:
+def filing_documents(*, with_blind: bool, with_blind3: bool = False) -> list[tuple[str, bytes]]:
     """The six filings of ``bench/filings_heldout``, and with ``with_blind`` the two of ``bench/filings_blind`` (a
     10-K PDF for a June fiscal year, a 10-Q in EDGAR HTML) and the two of ``bench/filings_blind2`` (a second-quarter
     10-Q and a fourth-quarter earnings release, as PDF) among them: ten filings of nine companies, so a question
-    about one company is asked over the others' statements too."""
+    about one company is asked over the others' statements too. ``with_blind3`` adds the two of
+    ``bench/filings_blind3`` (a proxy statement and a 10-Q, both HTML)."""
     sys.path.insert(0, str(REPO / "bench" / "filings_heldout"))
     import heldout
 
     docs = [(name, raw) for name, raw, _ in heldout.documents()]
     if with_blind:
-        for folder, module in (("filings_blind", "blind"), ("filings_blind2", "blind2")):
+        folders = (("filings_blind", "blind"), ("filings_blind2", "blind2"))
+        for folder, module in folders + ((("filings_blind3", "blind3"),) if with_blind3 else ()):
             sys.path.insert(0, str(REPO / "bench" / folder))
             docs += __import__(module).documents()
     return docs

@@ -7,7 +7,10 @@ filings as EDGAR serves them, documents exported from word processors) marks its
 number. Left in, it splits sentences, fills chunks and is quoted as evidence. :func:`running_spans` finds it:
 a line within :data:`EDGE_LINES` lines of a page break that is a page number, or whose identity (:func:`running_key`:
 case, spacing and numbers folded) recurs next to at least a third of the breaks (three at least) and is a navigation
-link or starts or ends with a number that changes from page to page. Text between breaks is never touched, and a document with fewer than two breaks keeps every line.
+link or starts or ends with a number that changes from page to page, or a line that never changes (a running header
+``Halberd Outdoor Products, Inc. | Form 10-Q | Q3 2025`` or the company's name printed at the top of each page) that
+sits next to at least half of the breaks (three at least) and nowhere else. Text between breaks is never touched, and
+a document with fewer than two breaks keeps every line.
 
 >>> pages = ["Table of Contents\\n\\nRevenue rose in 2024.\\n\\nAcme | 2024 Form 10-K | %d" % n for n in range(1, 5)]
 >>> text = "\\n\\n".join(pages)
@@ -19,6 +22,20 @@ link or starts or ends with a number that changes from page to page. Text betwee
 >>> text = "\\n\\n".join("Revenue rose in 2024.\\n\\n%d" % n for n in range(1, 5))  # a bare page number: no repeat needed
 >>> [text[a:b] for a, b in running_spans(text, [text.index("Revenue", 1), text.rindex("Revenue")])]
 ['1', '2', '3', '4']
+
+A line that never changes is furniture only where it sits next to every other break at least, and nowhere else:
+
+>>> body = "Sales rose in the {}.\\nCosts fell.\\nMargins held.\\nCash grew.\\nDebt fell."
+>>> pages = [f"Acme Corp. | Form 10-Q\\n{body.format(w)}\\nAcme Corp." for w in ("north", "south", "east", "west")]
+>>> text = "\\n".join(pages)
+>>> breaks = [text.index(p) for p in pages[1:]]
+>>> sorted({text[a:b] for a, b in running_spans(text, breaks)})
+['Acme Corp.', 'Acme Corp. | Form 10-Q']
+>>> moved = text.replace("Margins held.", "Acme Corp.", 1)  # also printed between the edges: kept
+>>> sorted({moved[a:b] for a, b in running_spans(moved, breaks)})
+['Acme Corp. | Form 10-Q']
+>>> len(running_spans(text.replace("Sales rose in the", "Sales rose"), breaks))  # a sentence that never changes: kept
+8
 """
 
 from __future__ import annotations
@@ -36,6 +53,9 @@ _FOLD = re.compile(r"[\W_]+")
 #: A printed page number on its own: ``12``, ``- 12 -``, ``Page 3 of 9``, ``viii``, ``F-12``.
 PAGE_NUMBER = re.compile(r"(?:page|p\.|seite|página|pagina)?\s*[-–—(\[]?\s*(?:[a-z]{1,2}-)?(?:\d{1,5}|[ivxlcdm]{1,8})"
                          r"\s*[-–—)\]]?(?:\s*(?:/|of|de|von|sur)\s*\d{1,5})?", re.I)
+#: A line that ends a sentence ("Revenue rose in 2024."), not a name ("Acme Holdings, Inc.") or a header: text, even
+#: when every page repeats it.
+_SENTENCE = re.compile(r"(?<!\bInc)(?<!\bCorp)(?<!\bCo)(?<!\bLtd)(?<!\bL\.P)(?<!\bN\.A)(?<!\bS\.A)(?<!\bplc)[.!?][\"”’)]*$")
 _NAVIGATION = re.compile(r"(?:back to |return to |go to )?(?:the )?(?:table of contents|contents|index|top)", re.I)
 
 
@@ -81,6 +101,19 @@ def running_spans(text: str, breaks: list[int]) -> list[tuple[int, int]]:
         seen[key] |= near
         texts[key].add(line)
     repeat = max(3, (len(breaks) + 2) // 3)
+    # a line that never changes: the breaks it sits next to (not the document's start and end), and how often it is
+    # printed at a page's edge against how often anywhere
+    at_breaks: dict[str, set[int]] = defaultdict(set)
+    printed_at_breaks: dict[str, int] = defaultdict(int)
+    for i, near in edges.items():
+        at_breaks[keyed[i][0]] |= {b for b in near if 0 < b <= len(breaks)}
+        printed_at_breaks[keyed[i][0]] += 1  # the first page's header and the last page's footer count as printed there
+    printed: dict[str, int] = defaultdict(int)
+    for start, end in lines:
+        line = text[start:end].strip()
+        if line in at_breaks:
+            printed[line] += 1
+    constant = max(3, (len(breaks) + 1) // 2)
     out = []
     for i in sorted(edges):
         start, end = lines[i]
@@ -88,6 +121,7 @@ def running_spans(text: str, breaks: list[int]) -> list[tuple[int, int]]:
         if len(line) > _MAX_CHARS:
             continue
         if PAGE_NUMBER.fullmatch(line) or (len(seen[key]) >= repeat and (_NAVIGATION.fullmatch(line) or (
-                key.startswith("#") or key.endswith("#")) and len(texts[key]) > 1)):
+                key.startswith("#") or key.endswith("#")) and len(texts[key]) > 1)) or (
+                len(at_breaks[line]) >= constant and printed[line] == printed_at_breaks[line] and not _SENTENCE.search(line)):
             out.append((start, end))
     return out

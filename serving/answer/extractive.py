@@ -495,11 +495,14 @@ class ExtractiveAnswerer:
         checked = kind is not None
         documents = _documents(passages)  # a document's subject is named once for all its passages (its cover)
         subjects = {where: " ".join(subject_names(question, text, where)) for where, text in documents.items()}
+        measured = kind == "quantity" and bool(financial_nouns(question))  # "top line", "net sales": a measure asked
         ranked = []
         for f, c, ce, ps in zip(found, logits, minmax(logits), minmax([f[5] for f in found])):
             covered = coverage(question, f"{f[4]} {subjects[_where(passages[f[0] - 1])]} {f[3]}")
             row = f[6]
             holds = checked and (holds_value(question, f[3]) if row is None else row_value(question, row) is not None)
+            if holds and measured and row is None and not (financial_nouns(f[3]) or financial_nouns(f[4])):
+                holds = False  # "restructuring charges of $2.2 million" is no revenue, nor is its section ("Restructuring")
             score = (st.cross_encoder_weight * ce + st.passage_weight * ps + st.coverage_weight * covered
                      + st.sentence_coverage_weight * coverage(question, f[3]) + (st.value_weight if holds else 0.0))
             ranked.append(ScoredSentence(n=f[0], start=f[1], end=f[2], text=f[3], header=f[4], cross_encoder=float(c),

@@ -160,8 +160,13 @@ _DATE = re.compile(r"\b(?:1\d{3}|20\d\d)-\d\d-\d\d\b|\b" + _MONTH + r"\s+\d{1,2}
 #: A place or institution: capitalised words (with "of", "the", "at" between them), not at the sentence's start.
 _PLACE = re.compile(r"(?<=\s)(?:the\s+)?[A-Z][\w'’.-]+(?:(?:\s+(?:of|at|de|del|the|upon|on)\s+|\s+|,\s+)[A-Z][\w'’.-]+)*")
 #: A figure with what makes it a quantity: a percentage, a currency, a scale word or a range of them.
+#: A figure: a share (or a range of shares: "from 4% to 7%"), else an amount with its currency and scale (or a range:
+#: "$410 million to $440 million", "4 to 7%"). A share is never the start of a range of amounts: "increased 6.0% to
+#: $412.8 million" states a change and a level, two figures.
 _QUANTITY = re.compile(
-    r"(?:(?:USD|US\$|EUR|GBP|[$€£])\s?)?\d+(?:[.,]\d+)*(?:\s?(?:%|percent\b|per cent\b|basis points\b))?"
+    r"(?:(?:USD|US\$|EUR|GBP|[$€£])\s?)?\d+(?:[.,]\d+)*\s?(?:%|percent\b|per cent\b|basis points\b)"
+    r"(?:\s?(?:to|-|–)\s?\d+(?:[.,]\d+)*(?:\s?(?:%|percent\b))?)?|"
+    r"(?:(?:USD|US\$|EUR|GBP|[$€£])\s?)?\d+(?:[.,]\d+)*"
     r"(?:\s(?:trillion|billion|million|thousand)\b)?"
     r"(?:\s?(?:to|-|–)\s?(?:(?:USD|US\$|[$€£])\s?)?\d+(?:[.,]\d+)*(?:\s?(?:%|percent\b))?)?", re.IGNORECASE)
 
@@ -272,16 +277,25 @@ def _measure_fits(measures: set[str], sentence: str, start: int, end: int) -> bo
     [False, True, False]
     >>> _measure_fits({"per share income"}, s, s.index("$0.52"), s.index("$0.52") + 5)
     True
+
+    A measure named as the base of a share ("27.2% of net sales") is not the measure of the figures after it:
+
+    >>> s = "SG&A expenses were $112.5 million, or 27.2% of net sales, in the quarter and $326.9 million in the nine months."
+    >>> _measure_fits({"revenue"}, s, s.index("$326.9"), s.index("$326.9") + 6)
+    False
     """
     if _PER_SHARE.match(sentence, end) and any(m.endswith("income") for m in measures):
         return "per share income" in measures  # "$0.52 per diluted share" is earnings per share, not net income
-    before = [financial_nouns(m.group(0)) for m in _MEASURE.finditer(sentence, 0, start)]
+    before = [financial_nouns(m.group(0)) for m in _MEASURE.finditer(sentence, 0, start)
+              if not _RATIO_BASE.search(sentence, 0, m.start())]  # "27.2% of net sales" measures no figure after it
     if not before or measures_agree(measures, before[-1]):
         return True
     after = _MEASURE_AFTER.match(sentence, end)
     return after is not None and measures_agree(measures, financial_nouns(_MEASURE.match(sentence, after.start(1)).group(0)))
 
 
+#: What makes the measure after it the base of a share: "27.2% of net sales", "as a percentage of revenue".
+_RATIO_BASE = re.compile(r"(?:%|\bpercent(?:age)?)\s+of\s+(?:(?:our|the|its|total)\s+)?$", re.IGNORECASE)
 _PER_SHARE = re.compile(r"\s*per\s+(?:diluted\s+|basic\s+)?(?:common\s+)?share\b", re.IGNORECASE)
 #: A measure named right after its figure: "$95.0 million of borrowings", "$2.1 million in dividends".
 _MEASURE_AFTER = re.compile(r"\s*(?:million|billion|thousand)?\s*(?:of|in)\s+(?:[\w-]+\s+){0,3}?(" + _FINANCIAL + r")\b",

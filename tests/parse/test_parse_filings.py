@@ -91,7 +91,7 @@ def test_a_run_of_bold_blocks_is_a_passage_not_headings():
     assert [s.title for s in doc.sections[1:]] == ["Overview", "Markets"]
 
 
-@pytest.mark.parametrize("style", ["workiva", "page number", "page of"])
+@pytest.mark.parametrize("style", ["workiva", "page number", "page of", "constant"])
 def test_paginated_html_loses_its_running_furniture_and_keeps_its_text(style):
     """EDGAR's HTML prints pages: each ends with a footer or a page number before a ``page-break`` style, and a
     Workiva filing opens each page with a "Table of Contents" link. None of it is text: it split sentences across
@@ -101,7 +101,11 @@ def test_paginated_html_loses_its_running_furniture_and_keeps_its_text(style):
     furniture = {"workiva": ('<div><span>Globex Corporation | 2024 Form 10-K | {n}</span></div>'
                              '<hr style="page-break-after:always"/><div><a href="#toc">Table of Contents</a></div>'),
                  "page number": '<p align="center">{n}</p><p style="page-break-before: always"></p>',
-                 "page of": '<div style="text-align:center">Page {n} of 6</div><div style="break-after: page"></div>'}
+                 "page of": '<div style="text-align:center">Page {n} of 6</div><div style="break-after: page"></div>',
+                 # a footer and a header that never change (the page number printed apart, in the footer's own table)
+                 "constant": ('<table><tr><td>Globex Corporation | Form 10-Q | Q3 2025</td></tr></table>'
+                              '<p style="text-align:center">{n}</p><div style="page-break-after:always"></div>'
+                              '<p style="text-align:right">Globex Corporation, Inc.</p>')}
     parts = ['<html><body><div style="display:none"><ix:header><ix:hidden>false FY 0000123456</ix:hidden>'
              '</ix:header></div><div><span style="font-weight:700">Item 7. Management\'s Discussion</span></div>']
     for n in range(6):

@@ -283,3 +283,18 @@ def test_a_figure_asked_of_a_named_row_is_never_the_total_beside_it():
     assert not unstated.answerable, unstated  # the 2022 total is not the international figure
     total = asyncio.run(answerer.answer("What was total revenue in fiscal 2022?", passages))
     assert total.answerable and "426,237" in total.answer_value, total
+
+
+def test_a_measure_asked_is_stated_by_the_sentence_or_its_section():
+    answerer = _answerer(Answerability(weights={}, bias=0.0, threshold=-1e9))
+    restructuring = ("We recorded restructuring charges of $2.2 million in the third quarter of 2025, primarily severance "
+                     "and facility exit costs.", "10-Q › Note 4. Restructuring", 0.9)
+    sga = ("Selling, general and administrative expenses were $112.5 million, or 27.2% of net sales, in the third "
+           "quarter and $326.9 million, or 29.2% of net sales, in the nine months.", "10-Q › Item 2. Results", 0.8)
+    top_line = "What was the top line for the third quarter of 2025?"
+    assert not asyncio.run(answerer.answer(top_line, [restructuring])).answerable  # a charge is no revenue
+    nine_months = asyncio.run(answerer.answer("What were net sales for the nine months?", [sga]))
+    assert not nine_months.answerable, nine_months  # "29.2% of net sales" is the base of a share, not the figure's
+    sales = ("Net sales increased 6.0% to $412.8 million in the third quarter of 2025.", "10-Q › Item 2. Results", 0.7)
+    answer = asyncio.run(answerer.answer(top_line, [restructuring, sga, sales]))
+    assert answer.answerable and answer.answer_value == "$412.8 million", answer
