@@ -97,13 +97,24 @@ def is_figure(cell: str) -> bool:
 
 
 def is_header_row(row_cells: list[str]) -> bool:
-    """A header row: no figure other than a year or a quarter, some text or a period in it.
+    """A header row: no figure other than a year or a quarter, some text or a period in it; a row of one cell only
+    when it names a period or a unit ("Three Months Ended", "(in thousands)"): a label alone over the rows below it
+    ("Operating expenses:", "Earnings per share:", "ASSETS") is part of the table's body.
 
     >>> is_header_row(["Year Ended December 31,", "2024", "2023"]), is_header_row(["Net sales", "1,184,207"])
     (True, False)
+    >>> is_header_row(["Three Months Ended"]), is_header_row(["Operating expenses:"]), is_header_row(["ASSETS"])
+    (True, False, False)
     """
     values = [c for c in row_cells if c]
+    if len(values) == 1 and not _HEAD_WORDS.search(values[0]):
+        return False
     return bool(values) and not any(is_figure(c) and not PERIOD.fullmatch(c.strip()) for c in values)
+
+
+#: What a header row of one cell names: a period ("Six Months Ended", "As of June 30,", "Fiscal 2024") or a unit.
+_HEAD_WORDS = re.compile(r"\b(?:ended|ending|months?|weeks?|years?|quarters?|fiscal|as of|thousands|millions|billions|"
+                         r"except|unaudited|audited)\b|" + PERIOD.pattern, re.IGNORECASE)
 
 
 def _caption_line(line: str) -> bool:

@@ -32,7 +32,8 @@ __all__ = ["answer_span", "asks_ratio", "defined_term", "defines", "expected_typ
 _NUMBER_WORDS = ("zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|sixteen|twenty|thirty|"
                  "forty|fifty|sixty|hundred|thousand|million|billion")
 _NUMBER = re.compile(r"\b(?:\d+(?:[.,]\d+)*%?|(?:" + _NUMBER_WORDS + r")\b)(?:\s+(?!of\b|the\b|and\b|on\b|in\b)"
-                     r"[a-z]+(?![\w-]))?", re.IGNORECASE)  # a unit, not the first half of "full-time"
+                     r"(?-i:[a-z]+)(?![\w-]))?", re.IGNORECASE)  # a unit, not the first half of "full-time" nor
+#                      the next field's label ("Age: 68 Director since: 2011")
 #: A version: 2.5.44, and with a letter suffix as util-linux and OpenSSL write them (2.10h, 1.1.1k).
 _PERCENT = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*\s?(?:%|percent\b|per cent\b)")
 _VERSION = re.compile(r"\b\d+\.\d+(?:\.\d+)*[a-z]?\b")

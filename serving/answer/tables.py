@@ -163,9 +163,14 @@ def _rows_of(run: list[tuple[int, str, str]], caption: str = "", *, heads: list[
         return []  # a table of contents
     out = []
     group = ""  # the last row with a label and no figure: it names what the rows below it measure
+    named: tuple[str, int] | None = None  # (label, cells) of the last row of a person or item with a year cell
     for start, line, printed in body:
         cells = _cells(line)
+        if named and len(cells) == named[1] - 1 and _PERIOD.fullmatch(cells[0].strip()):
+            cells = [named[0], *cells]  # "2024 | 540,000 | …" under "Natalie K. Osterhout, CFO | 2025 | 560,000 | …"
         label, values = cells[0], cells[1:]
+        if values and _PERIOD.fullmatch(values[0].strip()) and re.search(r"[^\W\d_]{2,}", label):
+            named = (label, len(cells))
         if not re.search(r"[^\W\d_]{2,}", label):
             continue
         if not any(_is_figure(v) for v in values):
@@ -231,6 +236,65 @@ def _names_row(question: str, label: str) -> bool:
         or any(names_acronym(a, label) for a in acronyms(question))
 
 
+def _own_year(row: TableRow) -> int | None:
+    """The index of the cell that is the row's own year, in a table whose columns are measures and whose rows are a
+    person's or an item's years (a Summary Compensation Table: "Name | Year | Salary ($) | … | Total ($)"): a year
+    under a "Year" head while no head names a period; None for a table whose columns are periods.
+
+    >>> heads = ("Year", "Salary ($)", "Bonus ($)", "Total ($)")
+    >>> _own_year(TableRow(0, 0, "Natalie K. Osterhout, CFO", ("2024", "540,000", "—", "2,570,851"), heads))
+    0
+    >>> _own_year(TableRow(0, 0, "Net sales", ("412,806", "389,415"), ("2025", "2024"))) is None
+    True
+    """
+    if any(_PERIOD.search(h) for h in row.headers):
+        return None
+    return next((i for i, (h, c) in enumerate(zip(row.headers, row.cells))
+                 if _PERIOD.fullmatch(c.strip()) and re.fullmatch(r"(?:fiscal\s+)?year", h.strip(), re.IGNORECASE)), None)
+
+
+def _record_value(question: str, asked, row: TableRow, own: int) -> str | None:
+    """The cell of a record row (:func:`_own_year`) under the head that names the most of what the question asks
+    ("salary" → "Salary ($)", "total compensation" → "Total ($)"); None when the question names another year than
+    the row's, or no head.
+
+    >>> heads = ("Year", "Salary ($)", "Stock Awards ($)", "All Other Compensation ($)", "Total ($)")
+    >>> row = TableRow(0, 0, "Natalie K. Osterhout, CFO", ("2024", "540,000", "1,280,017", "29,880", "2,570,851"), heads)
+    >>> [row_value(q, row) for q in ("What was the CFO's salary in 2024?", "What was the CFO's total compensation in 2024?",
+    ...                              "What was the CFO's salary in 2025?", "When did the CFO join?")]
+    ['540,000', '2,570,851', None, None]
+    """
+    if (asked.years or asked.quarters) and conflicts(asked, periods(row.cells[own])):
+        return None
+    words = _head_words(question)
+    best, best_key = None, (0, 0.0)
+    for i, (head, cell) in enumerate(zip(row.headers, row.cells)):
+        named = _head_words(head)
+        hits = len(named & words)
+        if i == own or not hits or not _is_figure(cell):
+            continue
+        key = (hits, hits / len(named))
+        if key > best_key:
+            best, best_key = cell, key
+    return best
+
+
+#: Words that name no column: "What was the CFO's total compensation in 2024?" names "total" and "compensation".
+_NOT_HEADS = frozenset("a an and as at by did do does for from how in is it its of on or the to was were what which "
+                       "who much many s".split())
+
+
+def _head_words(text: str) -> set[str]:
+    """The words of ``text`` that may name a column, lower-cased and without a plural "s" ("Bonus ($)(1)" → bonus).
+
+    >>> sorted(_head_words("What was the CEO's total compensation?")), sorted(_head_words("Stock Awards ($)(2)"))
+    (['ceo', 'compensation', 'total'], ['award', 'stock'])
+    """
+    words = (w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+             for w in re.findall(r"[a-z]+", text.lower()))
+    return {w for w in words if w not in _NOT_HEADS}
+
+
 def row_value(question: str, row: TableRow) -> str | None:
     """The figure of ``row`` in the column the question asks about: the one whose header names the question's
     year or quarter, and a whole year or part of one as the question does (:func:`serving.answer.periods.match`);
@@ -265,6 +329,9 @@ def row_value(question: str, row: TableRow) -> str | None:
     if wanted and not financial_nouns(" ".join((row.label, *row.headers))) and not _names_row(question, row.label):
         return None  # a row the question does not name: "international revenue" is not the "Cloud Platform" row's
     asked = periods(question)
+    own = _own_year(row)
+    if own is not None:
+        return _record_value(question, asked, row, own)
     share = asks_ratio(question)  # "what percentage …": the column of percentages, else never one
     figures = [(periods(h), c, (c.endswith("%") or "percent" in h.lower()) == share)  # each header read once
                for h, c in zip(row.headers, row.cells) if _is_figure(c)]

@@ -298,3 +298,10 @@ def test_a_measure_asked_is_stated_by_the_sentence_or_its_section():
     sales = ("Net sales increased 6.0% to $412.8 million in the third quarter of 2025.", "10-Q › Item 2. Results", 0.7)
     answer = asyncio.run(answerer.answer(top_line, [restructuring, sga, sales]))
     assert answer.answerable and answer.answer_value == "$412.8 million", answer
+
+
+def test_a_count_takes_no_next_fields_label_for_its_unit():
+    assert answer_span("How old is director Howard J. Pruitt?",
+                       ["Howard J. Pruitt Age: 68 Director since: 2011 Committees: Compensation (Chair)"]) == "68"
+    assert answer_span("How many full-time employees did Northwind have?",
+                       ["We employed approximately 2,840 full-time employees."]).startswith("2,840")

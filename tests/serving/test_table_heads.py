@@ -169,3 +169,45 @@ def test_a_window_of_rows_quoted_from_inside_the_table_carries_its_head(statemen
     [passage] = pack([piece])
     net_loss = next(r for r in table_rows(passage.text) if r.label == "Net loss")
     assert row_value(QUESTION, net_loss) == "$ (70,193)"
+
+
+def test_a_label_over_a_group_of_rows_is_no_head_of_the_table():
+    """A 10-Q's statement in HTML names each group of rows on a row of its own ("Operating expenses: | | |",
+    "Earnings per share: | | |"). Read as a header row, it was taken for the table's head: a chunk starting at the
+    earnings-per-share rows started nowhere inside a table and got no years, and one further down got
+    "Operating expenses:" for a head; so "diluted EPS for the three months ended September 30, 2024" was refused."""
+    head = ("(in thousands, except per share data)\n\nThree Months Ended | | Nine Months Ended\n"
+            "September 30, | | September 30,\n2025 | | 2024 | | 2025 | | 2024")
+    first = head + "\nNet sales | | $ | 412,806 | | | $ | 389,415 | | | $ | 1,118,342 | | | $ | 1,076,905 |"
+    middle = ("Operating expenses: | | | | | | | | |\nResearch and development | | | 9,842 | | | | 9,115 | | | | 29,034 | "
+              "| | | 27,211 |")
+    eps = "Earnings per share: | | | | | | | | |\nDiluted | | $ | 1.26 | | | $ | 1.10 | | | $ | 2.33 | | | $ | 2.20 |"
+    assert starts_in_table(middle) and starts_in_table(eps)
+    assert table_head(middle) == ""  # the group's label heads nothing
+    from pipelines.chunk.rows import head_above
+    assert head_above([middle, first]).endswith("2025 | | 2024 | | 2025 | | 2024"), head_above([middle, first])
+
+
+async def _length_scores(question, texts):  # ranking only; what is under test is which cell the row gives
+    return [float(len(t)) / 100 for t in texts]
+
+
+def test_a_record_table_answers_by_its_column_and_the_year_of_its_row():
+    """A proxy's Summary Compensation Table: columns are measures, a person's later rows start with the year."""
+    table = ("Name and Principal Position | Year | Salary ($) | Bonus ($)(1) | Stock Awards ($) | Total ($)\n"
+             "Maya Lindgren, Chief Executive Officer | 2025 | 900,000 | — | 3,840,033 | 6,879,820\n"
+             "2024 | 880,000 | — | 3,500,000 | 6,500,000\n"
+             "Natalie K. Osterhout, Chief Financial Officer | 2025 | 560,000 | — | 1,440,071 | 2,882,983\n"
+             "2024 | 540,000 | — | 1,280,017 | 2,570,851")
+    rows = table_rows(table)
+    assert [r.label for r in rows] == ["Maya Lindgren, Chief Executive Officer"] * 2 + \
+        ["Natalie K. Osterhout, Chief Financial Officer"] * 2
+    osterhout_2024 = rows[3]
+    assert row_value("What was Natalie Osterhout's salary in 2024?", osterhout_2024) == "540,000"
+    assert row_value("What was Natalie Osterhout's total compensation in 2024?", osterhout_2024) == "2,570,851"
+    assert row_value("What was Natalie Osterhout's salary in 2025?", osterhout_2024) is None
+    answerer = ExtractiveAnswerer(load_config().answer.extractive, Answerability(weights={}, bias=0.0, threshold=-1e9),
+                                  _length_scores)
+    answer = asyncio.run(answerer.answer("What was the salary of the Chief Financial Officer in 2024?",
+                                         [(table, "Proxy Statement › Summary Compensation Table", 0.9)]))
+    assert answer.answerable and answer.answer_value == "540,000", answer
