@@ -55,9 +55,18 @@ class TableRow:
     measure: str = ""  # what its figures measure: the group row above it ("Operating income:"), else the next total row
 
     def sentence(self) -> str:
-        """The row as it is quoted: ``label (unit) — header: cell; header: cell``."""
+        """The row as it is quoted: ``label (unit) — header: cell; header: cell``; a label of a word or two under a
+        group's label is read with it ("Earnings per share, diluted"), and a figure per share has no scale.
+
+        >>> TableRow(0, 0, "Diluted", ("$1.26",), ("2025",), "in thousands", "Earnings per share:").sentence()
+        'Earnings per share, diluted — 2025: $1.26'
+        """
         parts = [f"{h}: {c}" if h else c for h, c in zip(self.headers, self.cells) if c]
-        label = f"{self.label} ({self.unit})" if self.unit else self.label
+        label = self.label
+        if self.measure.endswith(":") and len(label.split()) <= 2:
+            label = f"{self.measure[:-1].strip()}, {label[:1].lower()}{label[1:]}"
+        if self.unit and not re.search(r"\bper (?:diluted |basic )?share\b", label, re.IGNORECASE):
+            label = f"{label} ({self.unit})"
         return f"{label} — {'; '.join(parts)}"
 
 
@@ -321,6 +330,10 @@ def row_value(question: str, row: TableRow) -> str | None:
     >>> row_value("What percentage of the commitments does Ohio Valley hold?", row), row_value("What is its commitment?", row)
     ('17.500000000%', '$ 70,000,000.00')
     >>> row_value("By what percentage did total revenue grow in 2024?", TableRow(0, 0, "Total revenue", ("$ 585,837",), ("2024",)))
+    >>> shares = TableRow(0, 0, "Diluted", ("28,861",), ("2025",), measure="Weighted-average shares outstanding:")
+    >>> eps = TableRow(0, 0, "Diluted", ("$1.26",), ("2025",), measure="Earnings per share:")
+    >>> row_value("What was diluted earnings per share in 2025?", shares), row_value("What was diluted EPS in 2025?", eps)
+    (None, '$1.26')
     """
     wanted = financial_nouns(question)
     names = financial_nouns(row.measure) | financial_nouns(row.label)
@@ -328,6 +341,8 @@ def row_value(question: str, row: TableRow) -> str | None:
         return None  # a segment's net sales do not answer for its operating income, nor a cash flow for net income
     if wanted and not financial_nouns(" ".join((row.label, *row.headers))) and not _names_row(question, row.label):
         return None  # a row the question does not name: "international revenue" is not the "Cloud Platform" row's
+    if wanted and row.measure.endswith(":") and not names and not set(content_words(row.measure)) & set(content_words(question)):
+        return None  # "Diluted" under "Weighted-average shares outstanding:" is no diluted earnings per share
     asked = periods(question)
     own = _own_year(row)
     if own is not None:
