@@ -453,8 +453,6 @@ class ExtractiveAnswerer:
         if kind in ("quantity", "number"):  # nor does one for the whole company, unless its document is about the place
             eligible = [s for s in eligible
                         if names_places(question, f"{s.header} {_where(passages[s.n - 1])} {s.text}")]
-        if kind in ("quantity", "number"):  # "international revenue": not the "Total revenue" row beside "International"
-            eligible = [s for s in eligible if not _another_row_named(question, s, scored)]
         if kind in ("quantity", "number"):  # "R&D spend" is answered by a sentence about R&D, not by one beside it
             for acronym in acronyms(question, joined_only=True):
                 eligible = [s for s in eligible if names_acronym(acronym, f"{s.header} {s.text}")]
@@ -519,6 +517,11 @@ class ExtractiveAnswerer:
                                   unquotable=not eligible)
         if not result.answerable:
             return result
+        if kind in ("quantity", "number"):  # "international revenue": not the "Total revenue" row beside "International"
+            eligible = [s for s in eligible if not _another_row_named(question, s, scored)]
+            if not eligible:  # the row the question names does not hold the figure: no other row answers for it
+                result.answerable, result.unquotable = False, True
+                return result
         scored = eligible
         if kind in CHECKED_VALUES:  # a sentence that states the kind of value asked leads
             scored = [s for s in eligible if s.holds] + [s for s in eligible if not s.holds]
