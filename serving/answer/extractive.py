@@ -189,28 +189,31 @@ def is_prose(sentence: str) -> bool:
 
 #: A line that holds only a page number (arabic or roman), as a PDF's page break or a contents entry leaves it.
 _PAGE_LINE = re.compile(r"\s*(?:\d{1,4}|[ivxlc]{1,5})[ \t]*\n")
-#: A signature line ("/s/ Hollister & Vance LLP") that a filing's signer leaves above the next sentence.
-_SIGNATURE_LINE = re.compile(r"\s*/s/[^\n]*\n")
+#: A signature line ("/s/ Hollister & Vance LLP") that a filing's signer leaves above the next sentence: the signer.
+_SIGNATURE_LINE = re.compile(r"\s*/s/\s*([^\n]*?)\s*\n")
 #: A bullet written as a table cell of its own ("• | Net product revenue was …"), as HTML filings lay out lists.
 _BULLET_CELL = re.compile(r"\s*[•●◦▪‣·\-–*][ \t]*\|[ \t]*(?=\S)")
 
 
 def sentences_of(text: str, max_chars: int = 600) -> list[tuple[int, int, str]]:
     """``(start, end, sentence)`` of ``text``: prose sentences only (:func:`is_prose`), long ones cut, without a
-    page number or a signature ("/s/ …") left on a line of its own before them, nor a bullet laid out as a cell
-    of its own ("• | …").
+    page number left on a line of its own before them, nor a bullet laid out as a cell of its own ("• | …"); a
+    signature line before a sentence ("/s/ Hollister & Vance LLP") names who says it ("Hollister & Vance LLP — …").
 
     >>> sentences_of("4.5. Further Reading . . . 34\\n34\\nbzip2 compresses files using the Burrows-Wheeler algorithm.")[0][2]
     'bzip2 compresses files using the Burrows-Wheeler algorithm.'
     >>> [s for _, _, s in sentences_of("Our audits provide a basis.\\n\\n/s/ Hollister & Vance LLP\\n"
     ...                                 "We have served as the Company's auditor since 2009.\\n\\n"
     ...                                 "• | Japan approval: In December 2024, the Ministry approved VELORA.")]
-    ['Our audits provide a basis.', "We have served as the Company's auditor since 2009.", 'Japan approval: In December 2024, the Ministry approved VELORA.']
+    ['Our audits provide a basis.', "Hollister & Vance LLP — We have served as the Company's auditor since 2009.", 'Japan approval: In December 2024, the Ministry approved VELORA.']
     """
     out = []
     for start, end in split_sentences(text):
+        signer = ""
         while (lead := _PAGE_LINE.match(text, start, end) or _SIGNATURE_LINE.match(text, start, end)
                or _BULLET_CELL.match(text, start, end)) is not None:
+            if lead.re is _SIGNATURE_LINE:
+                signer = lead.group(1)
             start = lead.end()
         piece = text[start:end]
         stripped = piece.strip()
@@ -218,7 +221,8 @@ def sentences_of(text: str, max_chars: int = 600) -> list[tuple[int, int, str]]:
             continue
         lead = len(piece) - len(piece.lstrip())
         s = start + lead
-        out.append((s, s + len(stripped), _cut(" ".join(stripped.split()), max_chars)))
+        said = f"{signer} — {stripped}" if signer else stripped
+        out.append((s, s + len(stripped), _cut(" ".join(said.split()), max_chars)))
     return out
 
 
