@@ -450,6 +450,8 @@ class ExtractiveAnswerer:
         wanted = periods(question) if kind in ("quantity", "number") else None
         if wanted:  # "revenue in the third quarter of 2024" is not answered by the fourth quarter's figure
             eligible = [s for s in eligible if not conflicts(wanted, own_periods(s.text))]
+        if wanted and wanted.dates:  # a sentence that names no day speaks of its document's period (its cover's day)
+            eligible = [s for s in eligible if not _other_period_document(wanted, s, passages)]
         if kind == "quantity":  # an amount is asked: a sentence without one does not answer
             eligible = [s for s in eligible if s.holds]
         if kind in _AGREEING:  # a figure for Dayton does not answer for Eindhoven
@@ -605,6 +607,24 @@ def _another_row_named(question: str, s: ScoredSentence, scored: Sequence[Scored
             if measures and theirs and measures_agree(measures, theirs):
                 return True
     return False
+
+
+def _other_period_document(wanted, s: "ScoredSentence", passages: Sequence[tuple]) -> bool:
+    """Whether ``s`` names no day while the question does (the quarter ended June 30, 2025) and the document it is
+    from reports on a period that ends in another month (its title: "Form 10-Q, quarterly period ended September 30,
+    2025"): its "third quarter" and "nine months" are that period's, and a table row's days are in its head.
+
+    >>> from serving.answer.periods import periods
+    >>> q = periods("What were net sales for the quarter ended June 30, 2025?")
+    >>> s = ScoredSentence(1, 0, 0, "Net sales rose 6.0% to $412.8 million in the third quarter.", "", 0.0, 0.0)
+    >>> where = ("text", "header", 0.9, "hlbd.htm HALBERD, INC., Form 10-Q, quarterly period ended September 30, 2025")
+    >>> _other_period_document(q, s, [where]), _other_period_document(periods("… as of September 30, 2025?"), s, [where])
+    (True, False)
+    """
+    if s.row is not None or own_periods(s.text).dates:
+        return False
+    reported = periods(_where(passages[s.n - 1])).dates
+    return bool(reported) and not {month for _, month in wanted.dates} & {month for _, month in reported}
 
 
 def _where(passage: tuple) -> str:

@@ -305,3 +305,13 @@ def test_a_count_takes_no_next_fields_label_for_its_unit():
                        ["Howard J. Pruitt Age: 68 Director since: 2011 Committees: Compensation (Chair)"]) == "68"
     assert answer_span("How many full-time employees did Northwind have?",
                        ["We employed approximately 2,840 full-time employees."]).startswith("2,840")
+
+
+def test_a_sentence_without_a_day_speaks_of_its_documents_period():
+    answerer = _answerer(Answerability(weights={}, bias=0.0, threshold=-1e9))
+    passage = ("Net sales increased 6.0% to $412.8 million in the third quarter of 2025.", "10-Q › Item 2. Results", 0.9,
+               "hlbd-20250930.htm HALBERD OUTDOOR PRODUCTS, INC., Form 10-Q, quarterly period ended September 30, 2025")
+    asked_q2 = asyncio.run(answerer.answer("What were net sales for the quarter ended June 30, 2025?", [passage]))
+    assert not asked_q2.answerable, asked_q2  # the 10-Q's third quarter ended in September
+    asked_q3 = asyncio.run(answerer.answer("What were net sales for the quarter ended September 30, 2025?", [passage]))
+    assert asked_q3.answerable and asked_q3.answer_value == "$412.8 million", asked_q3
