@@ -524,7 +524,7 @@ class ExtractiveAnswerer:
         if not result.answerable:
             return result
         if kind in ("quantity", "number"):  # "international revenue": not the "Total revenue" row beside "International"
-            eligible = [s for s in eligible if not _another_row_named(question, s, scored)]
+            eligible = _without_unnamed_rows(question, eligible, scored)
             if not eligible:  # the row the question names does not hold the figure: no other row answers for it
                 result.answerable, result.unquotable = False, True
                 return result
@@ -577,36 +577,37 @@ def _named_rows_first(question: str, scored: list[ScoredSentence]) -> list[Score
     return out
 
 
-def _another_row_named(question: str, s: ScoredSentence, scored: Sequence[ScoredSentence]) -> bool:
-    """Whether ``s`` is a table row the question does not name while another row of the same measure that it names
-    whole is in the context: for "international revenue in fiscal 2022" the row "International" answers (or, without
-    a 2022 column, nothing does), never "Total revenue". A row whose label holds the named one's words is not ruled
-    out ("Net loss per share" beside "Net loss").
+def _without_unnamed_rows(question: str, eligible: list[ScoredSentence],
+                          scored: Sequence[ScoredSentence]) -> list[ScoredSentence]:
+    """``eligible`` without the table rows the question does not name while another row of the same measure that it
+    names whole is in the context (``scored``): for "international revenue in fiscal 2022" the row "International"
+    answers (or, without a 2022 column, nothing does), never "Total revenue". A row whose label holds the named one's
+    words stays ("Net loss per share" beside "Net loss"). The named rows are read once, not once per row.
 
     >>> from serving.answer.tables import table_rows
     >>> rows = table_rows("Revenue | 2024 | 2023\\nUnited States | $ 503 | $ 436\\nInternational | 82 | 65\\nTotal revenue | $ 585 | $ 501")
     >>> scored = [ScoredSentence(1, 0, 0, r.label, "", 0.0, 0.0, row=r) for r in rows]
-    >>> [x.text for x in scored if not _another_row_named("What was international revenue in 2024?", x, scored)]
+    >>> [x.text for x in _without_unnamed_rows("What was international revenue in 2024?", scored, scored)]
     ['International']
-    >>> [x.text for x in scored if not _another_row_named("What was total revenue in 2024?", x, scored)]
+    >>> [x.text for x in _without_unnamed_rows("What was total revenue in 2024?", scored, scored)]
     ['Total revenue']
     """
-    if s.row is None:
-        return False
     asked = set(content_words(question))
-    own = set(content_words(s.row.label))
-    if own <= asked:
-        return False
-    measures = financial_nouns(s.row.measure) | financial_nouns(s.row.label)
+    named = []  # (label words, measures) of each row the question names whole
     for other in scored:
-        if other.row is None or other is s:
-            continue
-        label = set(content_words(other.row.label))
-        if label and label <= asked and not label <= own:
-            theirs = financial_nouns(other.row.measure) | financial_nouns(other.row.label)
-            if measures and theirs and measures_agree(measures, theirs):
-                return True
-    return False
+        if other.row is not None and (label := set(content_words(other.row.label))) and label <= asked:
+            if measures := financial_nouns(other.row.measure) | financial_nouns(other.row.label):
+                named.append((label, measures))
+    if not named:
+        return eligible
+    kept = []
+    for s in eligible:
+        if s.row is not None and not (own := set(content_words(s.row.label))) <= asked:
+            mine = financial_nouns(s.row.measure) | financial_nouns(s.row.label)
+            if mine and any(not label <= own and measures_agree(mine, theirs) for label, theirs in named):
+                continue
+        kept.append(s)
+    return kept
 
 
 def _other_period_document(wanted, s: "ScoredSentence", passages: Sequence[tuple]) -> bool:
