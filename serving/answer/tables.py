@@ -157,6 +157,8 @@ def _bare_row(line: str, n: int) -> str | None:
 def _rows_of(run: list[tuple[int, str, str]], caption: str = "", *, heads: list[str] | None = None) -> list[TableRow]:
     """The rows of ``run`` ((offset, line as cells, line as printed) each) under its first line, a header row, or
     under ``heads`` (the column heads of the table it continues) when it has none."""
+    if not run:
+        return []  # only separator lines ("| ", "|---|")
     own = _header_rows(run)
     if own is not None:
         header, k = own
@@ -175,6 +177,8 @@ def _rows_of(run: list[tuple[int, str, str]], caption: str = "", *, heads: list[
     named: tuple[str, int] | None = None  # (label, cells) of the last row of a person or item with a year cell
     for start, line, printed in body:
         cells = _cells(line)
+        if not cells:
+            continue  # a row of empty cells or of a lone currency sign ("$ | ")
         if named and len(cells) == named[1] - 1 and _PERIOD.fullmatch(cells[0].strip()):
             cells = [named[0], *cells]  # "2024 | 540,000 | …" under "Natalie K. Osterhout, CFO | 2025 | 560,000 | …"
         label, values = cells[0], cells[1:]

@@ -211,3 +211,12 @@ def test_a_record_table_answers_by_its_column_and_the_year_of_its_row():
     answer = asyncio.run(answerer.answer("What was the salary of the Chief Financial Officer in 2024?",
                                          [(table, "Proxy Statement › Summary Compensation Table", 0.9)]))
     assert answer.answerable and answer.answer_value == "540,000", answer
+
+
+def test_a_row_of_empty_cells_or_a_lone_currency_sign_is_skipped():
+    """Found by fuzzing: EDGAR layouts leave rows like "$ | " (a currency cell and empty ones); the table reader
+    indexed the first of no cells, and a run of separator lines alone after a table the first of no rows; the answer
+    failed with an IndexError."""
+    rows = table_rows("Year | 2024\n$ | \n | | \nNet sales | $ | 5")
+    assert [(r.label, r.cells) for r in rows] == [("Net sales", ("$5",))]
+    assert table_rows("Year | 2024\nNet sales | 5\n\n| \n") == table_rows("Year | 2024\nNet sales | 5")  # separators only
