@@ -42,8 +42,8 @@ from serving.answer.anchors import (acronyms, anchors, counted_noun, elsewhere, 
                                     names_acronym, names_counted, names_places, subject_names)
 from serving.answer.boilerplate import asks_about_audit, is_audit_wording, is_boilerplate, is_reference_section
 from serving.answer.periods import conflicts, own_periods, periods
-from serving.answer.span import (answer_span, defined_term, defines, expected_type, financial_nouns, holds_value,
-                                 measures_agree, same_value)
+from serving.answer.span import (answer_span, defined_term, defines, expected_type, financial_nouns, focus_words,
+                                 holds_value, measures_agree, mentions, same_value)
 from serving.answer.tables import TableRow, row_value, table_rows
 from serving.answer.verify import content_words, normalize
 from serving.rerank.combine import minmax
@@ -59,26 +59,6 @@ FEATURES = ("coverage", "value_coverage", "value_missing", "focus", "value_focus
 # Kinds of value whose presence a sentence can be checked for reliably (names are too varied to tell).
 CHECKED_VALUES = frozenset({"number", "version", "year", "expansion", "person", "organization", "default", "date",
                             "place"})
-#: Words that say which kind of answer is wanted, not what is asked about ("in which *city* was … born"),
-#: the particles of names ("John *von* Neumann", "*al*-Khwarizmi") and verbs that only shape a request
-#: ("which option *lets* you …", "how do I *use* …"; as :func:`content_words` stems them).
-_TYPE_WORDS = frozenset("""
-year date day month time city town village country state county province region district neighbourhood neighborhood
-borough place university college institute school name number many much person people kind type
-von van der den de del della da di du al el ibn bin ben le la
-use used using let make help find get give want need able way besid like tell call typical usual exact actual main
-""".split()) | frozenset(  # the same in Arabic, as content_words writes them: name, kind, year, city, country, number …
-    "اسم نوع عام سنة مدين دول بلد عدد تاريخ يوم شهر وقت مكان شخص".split())
-#: Irregular verb forms, so that "When did X die / begin / write" finds "X died / began / wrote".
-_IRREGULAR = {"began": "begin", "begun": "begin", "wrote": "write", "written": "write", "made": "make", "took": "take",
-              "taken": "take", "gave": "give", "given": "give", "became": "become", "went": "go", "gone": "go",
-              "grew": "grow", "grown": "grow", "led": "lead", "won": "win", "built": "build", "taught": "teach",
-              "sold": "sell", "bought": "buy", "held": "hold", "left": "leave", "met": "meet", "ran": "run",
-              "saw": "see", "seen": "see", "spent": "spend", "told": "tell", "thought": "think", "brought": "bring",
-              "found": "find", "fell": "fall", "chose": "choose", "chosen": "choose", "drew": "draw", "drawn": "draw",
-              "knew": "know", "known": "know", "came": "come", "got": "get", "paid": "pay", "said": "say",
-              "sent": "send", "stood": "stand", "understood": "understand", "wore": "wear", "lost": "lose",
-              "bore": "bear", "died": "die", "dies": "die", "dying": "die"}
 
 
 @dataclass(frozen=True)
@@ -318,34 +298,6 @@ def questions_in(question: str) -> list[str]:
     return plan.targets if several and all(t.endswith(("?", "؟")) for t in plan.targets) else [text]
 
 
-def focus_words(question: str) -> list[str]:
-    """What the question asks *about its subject*: its content words without the anchors (the names that
-    say which thing: :func:`serving.answer.anchors.anchors`) and without the words naming the kind of answer.
-
-    >>> focus_words("In which city was Ken Thompson born?"), focus_words("Who was Charles Babbage's wife?")
-    (['born'], ['wife'])
-    >>> focus_words("What does the abbreviation MUD stand for?")  # the acronym is the anchor; the rest names the kind
-    []
-    """
-    named = {w for a in anchors(question) for w in content_words(a)}
-    kind_words = _TYPE_WORDS | (_EXPANSION_WORDS if expected_type(question) == "expansion" else frozenset())
-    return [w for w in dict.fromkeys(content_words(question)) if w not in named and w not in kind_words and len(w) > 1]
-
-
-#: The words of a question that asks what an abbreviation stands for ("What does the abbreviation MUD stand for?"):
-#: they name the kind of answer, which a glossary's "[acronym, Multi-User Dungeon]" does not repeat.
-_EXPANSION_WORDS = frozenset({"stand", "stands", "abbreviation", "abbreviated", "acronym", "initialism", "short",
-                              "shorthand", "mean", "means"})
-
-
-def _same_word(a: str, b: str) -> bool:
-    """One word, lightly inflected: a shared 5-letter prefix, or one a prefix (≥ 3 letters) of the other."""
-    if a[:5] == b[:5] and min(len(a), len(b)) >= 5:
-        return True
-    short, long = sorted((a, b), key=len)
-    return len(short) >= 3 and long.startswith(short)
-
-
 def focus(question: str, sentence: str) -> float:
     """Share of :func:`focus_words` that ``sentence`` contains (1.0 when the question has none): a sentence
     that names the subject but not what is asked about it ("born", "wife", "retire") does not answer.
@@ -359,8 +311,7 @@ def focus(question: str, sentence: str) -> float:
     if not wanted:
         return 1.0
     words = set(content_words(spell_period_codes(sentence)))  # a table's "Q3 2019" is the question's "third quarter"
-    words |= {_IRREGULAR[w] for w in words if w in _IRREGULAR}
-    return sum(1 for w in wanted if any(_same_word(w, v) or _same_word(_IRREGULAR.get(w, w), v) for v in words)) / len(wanted)
+    return sum(1 for w in wanted if mentions(w, words)) / len(wanted)
 
 
 _NOT_COVERED = frozenset({"fiscal", "amount"})

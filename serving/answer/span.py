@@ -24,15 +24,18 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
+from serving.answer.anchors import anchors
 from serving.answer.periods import Periods, match, periods
 from serving.answer.verify import content_words
 
-__all__ = ["answer_span", "asks_ratio", "defined_term", "defines", "expected_type", "holds_value", "same_value"]
+__all__ = ["answer_span", "asks_ratio", "defined_term", "defines", "expected_type", "focus_words", "holds_value",
+           "mentions", "same_value"]
 
 _NUMBER_WORDS = ("zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|sixteen|twenty|thirty|"
                  "forty|fifty|sixty|hundred|thousand|million|billion")
-_NUMBER = re.compile(r"\b(?:\d+(?:[.,]\d+)*%?|(?:" + _NUMBER_WORDS + r")\b)(?:\s+(?!of\b|the\b|and\b|on\b|in\b)"
-                     r"(?-i:[a-z]+)(?![\w-]))?", re.IGNORECASE)  # a unit, not the first half of "full-time" nor
+_NUMBER = re.compile(r"\b(?:\d+(?:[.,]\d+)*%?|(?:" + _NUMBER_WORDS + r")\b)(?:\s+(?!(?:of|the|and|on|in|at|to|for|by|from|"
+                     r"as|or|with|a|an|is|are|was|were|than|per|each|after|before)\b)"
+                     r"(?-i:(?:square |cubic )?[a-z]+)(?![\w-]))?", re.IGNORECASE)  # a unit, not the first half of "full-time" nor
 #                      the next field's label ("Age: 68 Director since: 2011")
 #: A version: 2.5.44, and with a letter suffix as util-linux and OpenSSL write them (2.10h, 1.1.1k).
 _PERCENT = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*\s?(?:%|percent\b|per cent\b)")
@@ -94,20 +97,89 @@ def _question_words(question: str) -> set[str]:
     return words | {m.group(1) for w in words if (m := re.fullmatch(r"(\d+(?:[.,]\d+)*)[a-z]{1,3}", w))}
 
 
-def _first_new(pattern: re.Pattern, sentences: Sequence[str], asked: set[str], *, starting: bool = False) -> str | None:
+def _first_new(pattern: re.Pattern, sentences: Sequence[str], asked: set[str], *, starting: bool = False,
+               near: Sequence[str] = ()) -> str | None:
     """The first match of ``pattern`` the question does not state; with ``starting``, only one stated as a starting
-    point ("since 2009", "introduced in Linux 3.5")."""
+    point ("since 2009", "introduced in Linux 3.5"). Of several in one sentence, the one whose clause says most of
+    ``near`` (the question's :func:`focus_words`), nearest after them (:func:`_clause_fit`)."""
     for sentence in sentences:
+        found = []
         for m in pattern.finditer(sentence):
             value = m.group(0).strip(" .,;:")
             if starting and not _STARTING.search(sentence[max(0, m.start() - 30):m.start()]):
                 continue
             if value and value.lower() not in asked and value.split()[0].lower().strip(",;:") not in asked:
-                return value
+                if not near:
+                    return value
+                found.append((m, value))
+        if found:
+            return max(found, key=lambda f: _clause_fit(sentence, f[0].start(), f[0].end(), near))[1]
     return None
 
 
+#: What ends a clause: "From 1930 to 1935, he was …", "told me (ESR, 1994) that …", "in 1930; he left in 1933".
+_CLAUSE_END = re.compile(r"[;:()\[\]]|,\s|\s[–—-]\s")
+
+
+def _clause_fit(sentence: str, start: int, end: int, near: Sequence[str]) -> tuple[int, int, int]:
+    """How well the value at ``sentence[start:end]`` answers for ``near`` (the question's focus words): how many of
+    them the value itself says (its unit: "3 workers" for "how many workers"), how many its clause says, then how
+    close the nearest one before it is (the last words before it first).
+
+    >>> s = "From 1930 to 1935, he was a student where he received his doctorate in mathematics in 1934."
+    >>> [_clause_fit(s, s.index(y), s.index(y) + 4, ["receive", "doctorate", "mathematic"]) for y in ("1930", "1934")]
+    [(0, 0, -99), (0, 3, 0)]
+    """
+    def said(text: str) -> list[int]:
+        return [i for i, w in enumerate(content_words(text)) if any(mentions(n, {w}) for n in near)]
+
+    a = max((m.end() for m in _CLAUSE_END.finditer(sentence, 0, start)), default=0)
+    b = next((m.start() for m in _CLAUSE_END.finditer(sentence, end)), len(sentence))
+    before = content_words(sentence[a:start])
+    last = [len(before) - 1 - i for i in said(sentence[a:start])]
+    return len(said(sentence[start:end])), len(last) + len(said(sentence[end:b])), -min(last, default=99)
+
+
 #: "Since what year …?", "Since which version …?": asks for a starting point, which an answer states as one.
+#: What a "how much / how long / how heavy" question measures, and the units its answer is stated in.
+_UNIT_FAMILIES = (
+    (re.compile(r"\b(?:memory|ram|disk|space|storage|swap|buffer|cache)\b", re.IGNORECASE),
+     r"(?:[kmgt]i?b|[kmgt]|(?:[kmgt]|kilo|mega|giga|tera)?bytes?)"),
+    (re.compile(r"\bhow long\b|\b(?:duration|timeout|delay|interval)\b", re.IGNORECASE),
+     r"(?:ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|hours?|hrs?|days?|weeks?|months?|years?)"),
+    (re.compile(r"\bweigh(?:s|ed|t)?\b|\bhow heavy\b", re.IGNORECASE),
+     r"(?:tons?|tonnes?|pounds?|lbs?|kg|kilograms?|grams?|ounces?|oz)"),
+)
+#: What may follow a figure and its unit when the figure is the measure itself: "3700 kbytes to decompress",
+#: "2300k of memory"; a noun instead makes it an attribute of that noun ("a 4 megabyte machine").
+_AFTER_MEASURE = (r"(?!\s+(?!(?:to|of|for|in|per|and|or|nor|but|so|each|every|when|while|with|without|at|on|"
+                  r"is|are|was|were|be|if|than|before|after|from|until|till|since|as|by|into|over|under|between|"
+                  r"during|which|that|then|because|"
+                  r"ago|later|earlier|long|old|more|less|only|in all|apiece)\b)[a-z]{2,})")
+
+
+def _in_units(question: str, sentences: Sequence[str], asked: set[str]) -> str | None:
+    """The first figure stated in the units of what ``question`` measures (memory in bytes, time in seconds to
+    years, weight in tons to grams), not one that describes something else ("a 4 megabyte machine"); None when the
+    question measures none of these or no sentence states one.
+
+    >>> q = "How much memory does bzip2 need to decompress a file?"
+    >>> _in_units(q, ["To support decompression on a 4 megabyte machine, it uses about 2300 kbytes."], set())
+    '2300 kbytes'
+    >>> _in_units(q, ["With the default 900k block size it will require about 3700k to decompress."], set())
+    '3700k'
+    >>> _in_units("How long does the lock stay held?", ["The 2 threads wait up to 30 seconds."], set())
+    '30 seconds'
+    >>> _in_units("How many threads wait?", ["The 2 threads wait up to 30 seconds."], set()) is None
+    True
+    """
+    units = next((units for asks, units in _UNIT_FAMILIES if asks.search(question)), None)
+    if units is None:
+        return None
+    return _first_new(re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*\s?" + units + r"(?![\w-])" + _AFTER_MEASURE,
+                                 re.IGNORECASE), sentences, asked)
+
+
 _ASKS_SINCE = re.compile(r"\bsince (?:what|which|when)\b", re.IGNORECASE)
 _STARTING = re.compile(r"\b(?:since|from|beginning|began|begun|starting|started|introduced|added|appeared|first)\b"
                        r"(?:\W+\w+){0,2}\W*$", re.IGNORECASE)
@@ -423,10 +495,13 @@ _REFERENCE = re.compile(r"\b(?:Item|Note|Part|Section|Article|Exhibit|Chapter|Fi
 _YEAR_RUN = re.compile(r"(?<![\w.,$])(?:19|20)\d\d(?:\s*[|;,]?\s*(?:19|20)\d\d)+(?![\w.,]\d)")
 
 
-def _distance_to_terms(sentence: str, terms: set[str], at: int) -> int:
+def _distance_to_terms(sentence: str, terms: set[str], at: int, end: int | None = None) -> int:
     """Characters from offset ``at`` of ``sentence`` to its nearest word whose first five letters are one of
-    ``terms`` (the question's words); the sentence's length when it has none."""
-    positions = [w.start() for w in re.finditer(r"[A-Za-z]{3,}", sentence) if w.group(0).lower()[:5] in terms]
+    ``terms`` (the question's words) outside ``sentence[at:end]`` (the value itself: "Stanford University" is not
+    near "university" of "Which university …?"); the sentence's length when it has none."""
+    end = at if end is None else end
+    positions = [w.start() for w in re.finditer(r"[A-Za-z]{3,}", sentence)
+                 if w.group(0).lower()[:5] in terms and not at <= w.start() < end]
     return min((abs(p - at) for p in positions), default=len(sentence))
 
 
@@ -463,7 +538,7 @@ def _place(question: str, sentences: Sequence[str], asked: set[str]) -> str | No
                 continue  # "a Hungarian-born mathematician" names no city
             if institution and not (_INSTITUTION.search(value) or re.search(r"\b[A-Z]{3,}\b", value)):
                 continue  # "Which university …?": not "US" of "the first US woman to be awarded a PhD"
-            distance = _distance_to_terms(sentence, terms, m.start())
+            distance = _distance_to_terms(sentence, terms, m.start(), m.end())
             if best_distance is None or distance < best_distance:
                 best, best_distance = value, distance
         if best is not None:
@@ -584,6 +659,67 @@ def holds_value(question: str, sentence: str) -> bool:
     return answer_span(question, [sentence]) is not None
 
 
+#: Words that say which kind of answer is wanted, not what is asked about ("in which *city* was … born"),
+#: the particles of names ("John *von* Neumann", "*al*-Khwarizmi") and verbs that only shape a request
+#: ("which option *lets* you …", "how do I *use* …"; as :func:`content_words` stems them).
+_TYPE_WORDS = frozenset("""
+year date day month time city town village country state county province region district neighbourhood neighborhood
+borough place university college institute school name number many much person people kind type
+von van der den de del della da di du al el ibn bin ben le la
+use used using let make help find get give want need able way besid like tell call typical usual exact actual main
+""".split()) | frozenset(  # the same in Arabic, as content_words writes them: name, kind, year, city, country, number …
+    "اسم نوع عام سنة مدين دول بلد عدد تاريخ يوم شهر وقت مكان شخص".split())
+#: Irregular verb forms, so that "When did X die / begin / write" finds "X died / began / wrote".
+_IRREGULAR = {"began": "begin", "begun": "begin", "wrote": "write", "written": "write", "made": "make", "took": "take",
+              "taken": "take", "gave": "give", "given": "give", "became": "become", "went": "go", "gone": "go",
+              "grew": "grow", "grown": "grow", "led": "lead", "won": "win", "built": "build", "taught": "teach",
+              "sold": "sell", "bought": "buy", "held": "hold", "left": "leave", "met": "meet", "ran": "run",
+              "saw": "see", "seen": "see", "spent": "spend", "told": "tell", "thought": "think", "brought": "bring",
+              "found": "find", "fell": "fall", "chose": "choose", "chosen": "choose", "drew": "draw", "drawn": "draw",
+              "knew": "know", "known": "know", "came": "come", "got": "get", "paid": "pay", "said": "say",
+              "sent": "send", "stood": "stand", "understood": "understand", "wore": "wear", "lost": "lose",
+              "bore": "bear", "died": "die", "dies": "die", "dying": "die"}
+
+
+def focus_words(question: str) -> list[str]:
+    """What the question asks *about its subject*: its content words without the anchors (the names that
+    say which thing: :func:`serving.answer.anchors.anchors`) and without the words naming the kind of answer.
+
+    >>> focus_words("In which city was Ken Thompson born?"), focus_words("Who was Charles Babbage's wife?")
+    (['born'], ['wife'])
+    >>> focus_words("What does the abbreviation MUD stand for?")  # the acronym is the anchor; the rest names the kind
+    []
+    """
+    named = {w for a in anchors(question) for w in content_words(a)}
+    kind_words = _TYPE_WORDS | (_EXPANSION_WORDS if expected_type(question) == "expansion" else frozenset())
+    return [w for w in dict.fromkeys(content_words(question)) if w not in named and w not in kind_words and len(w) > 1]
+
+
+#: The words of a question that asks what an abbreviation stands for ("What does the abbreviation MUD stand for?"):
+#: they name the kind of answer, which a glossary's "[acronym, Multi-User Dungeon]" does not repeat.
+_EXPANSION_WORDS = frozenset({"stand", "stands", "abbreviation", "abbreviated", "acronym", "initialism", "short",
+                              "shorthand", "mean", "means"})
+
+
+def same_word(a: str, b: str) -> bool:
+    """One word, lightly inflected: a shared 5-letter prefix, or one a prefix (≥ 3 letters) of the other."""
+    if a[:5] == b[:5] and min(len(a), len(b)) >= 5:
+        return True
+    short, long = sorted((a, b), key=len)
+    return len(short) >= 3 and long.startswith(short)
+
+
+def mentions(wanted: str, words: set[str]) -> bool:
+    """Whether the content word ``wanted`` is among ``words`` (content words), lightly inflected or in an irregular
+    form ("wrote" for "write", "built" for "build").
+
+    >>> mentions("write", {"wrote", "manual"}), mentions("receive", {"receiv"}), mentions("born", {"bear"})
+    (True, True, False)
+    """
+    forms = words | {_IRREGULAR[v] for v in words if v in _IRREGULAR}
+    return any(same_word(w, v) for w in {wanted, _IRREGULAR.get(wanted, wanted)} for v in forms)
+
+
 def answer_span(question: str, sentences: Sequence[str]) -> str | None:
     """The short answer in ``sentences`` for ``question``, or None when none can be told apart."""
     asked = _question_words(question)
@@ -604,11 +740,12 @@ def answer_span(question: str, sentences: Sequence[str]) -> str | None:
             if _ASKS_CHANGE.search(question):  # "did revenue grow": a change, not "14% of total revenue"
                 undated = [u for u in undated if _CHANGE.search(u)]
             return _first_new(_PERCENT, undated, asked)
-        return _first_new(_NUMBER, undated, asked)
+        return _in_units(question, undated, asked) or _first_new(_NUMBER, undated, asked, near=focus_words(question))
     if kind == "year":
-        return _first_new(_YEAR, sentences, asked, starting=since)
+        return _first_new(_YEAR, sentences, asked, starting=since, near=focus_words(question))
     if kind == "date":  # "On what date …?" asks for a day: "maturing in 2030" does not say it
-        return _first_new(_FULL_DATE if _ASKS_DAY.search(question) else _DATE, sentences, asked)
+        return _first_new(_FULL_DATE if _ASKS_DAY.search(question) else _DATE, sentences, asked,
+                          near=focus_words(question))
     if kind == "place":
         return _place(question, sentences, asked)
     if kind == "person":

@@ -307,6 +307,40 @@ def test_a_count_takes_no_next_fields_label_for_its_unit():
                        ["We employed approximately 2,840 full-time employees."]).startswith("2,840")
 
 
+def test_an_amount_of_memory_time_or_weight_is_stated_in_its_units():
+    """The demo's PDF question: the sentences name the machine's memory first ("a 4 megabyte machine"), the block
+    size ("900k block size") and then what decompression needs; the answer is the figure in bytes that is no
+    attribute of another noun."""
+    question = "How much memory does bzip2 need to decompress a file?"
+    stated = ["To support decompression of any file on a 4 megabyte machine, bunzip2 has an option to decompress "
+              "using approximately half this amount of memory, about 2300 kbytes.",
+              "For files compressed with the default 900k block size, bunzip2 will require about 3700 kbytes."]
+    assert answer_span(question, stated) == "2300 kbytes"
+    assert answer_span(question, stated[1:]) == "3700 kbytes"
+    assert answer_span("How long does the daemon wait before it retries?",
+                       ["Each of the 3 workers waits 30 seconds before it retries."]) == "30 seconds"
+    assert answer_span("How much did the ABC weigh?", ["The 2 cabinets weighed over 700 pounds in all."]) \
+        == "700 pounds"
+    assert answer_span("How many workers retry?", ["Each of the 3 workers waits 30 seconds."]) == "3 workers"
+
+
+def test_of_several_values_in_a_sentence_the_answer_is_the_one_whose_clause_says_what_is_asked():
+    assert answer_span("In what year did Stephen Kleene receive his doctorate in mathematics?",
+                       ["From 1930 to 1935, he was a graduate student at Princeton University where he received his "
+                        "doctorate in mathematics in 1934."]) == "1934"
+    assert answer_span("In what year was the first Kluge automatic feeder built?",
+                       ["Brandtjen told me (ESR, 1994) that an engineer named Kluge built the original Kluge automatic "
+                        "feeder in 1919."]) == "1919"
+    assert answer_span("Which university awarded Vint Cerf his Ph.D. in Computer Science?",
+                       ["Cerf holds a Bachelor of Science degree in Mathematics from Stanford University and Master of "
+                        "Science and Ph.D. degrees in Computer Science from UCLA."]) == "UCLA"
+    assert answer_span("How many restaurants did Ashgrove have at the end of fiscal 2024?",
+                       ["Restaurant counts at end of period: 342 at December 29, 2024."]) == "342"
+    # one value, or none of the question's words near any: the first, as before
+    assert answer_span("In what year was Unix first released?", ["It shipped in 1971 and was rewritten in 1973."]) \
+        == "1971"
+
+
 def test_a_sentence_without_a_day_speaks_of_its_documents_period():
     answerer = _answerer(Answerability(weights={}, bias=0.0, threshold=-1e9))
     passage = ("Net sales increased 6.0% to $412.8 million in the third quarter of 2025.", "10-Q › Item 2. Results", 0.9,
