@@ -101,7 +101,7 @@ def _first_new(pattern: re.Pattern, sentences: Sequence[str], asked: set[str], *
                near: Sequence[str] = ()) -> str | None:
     """The first match of ``pattern`` the question does not state; with ``starting``, only one stated as a starting
     point ("since 2009", "introduced in Linux 3.5"). Of several in one sentence, the one whose clause says most of
-    ``near`` (the question's :func:`focus_words`), nearest after them (:func:`_clause_fit`)."""
+    ``near`` (the question's :func:`focus_words`) speak of (:func:`_nearest`)."""
     for sentence in sentences:
         found = []
         for m in pattern.finditer(sentence):
@@ -113,7 +113,7 @@ def _first_new(pattern: re.Pattern, sentences: Sequence[str], asked: set[str], *
                     return value
                 found.append((m, value))
         if found:
-            return max(found, key=lambda f: _clause_fit(sentence, f[0].start(), f[0].end(), near))[1]
+            return _nearest(sentence, found, near)
     return None
 
 
@@ -121,26 +121,34 @@ def _first_new(pattern: re.Pattern, sentences: Sequence[str], asked: set[str], *
 _CLAUSE_END = re.compile(r"[;:()\[\]]|,\s|\s[–—-]\s")
 
 
-def _clause_fit(sentence: str, start: int, end: int, near: Sequence[str]) -> tuple[int, int, int]:
-    """How well the value at ``sentence[start:end]`` answers for ``near`` (the question's focus words): how many of
-    them the value itself says (its unit: "3 workers" for "how many workers"), how many its clause says, then how
-    close the nearest one before it is (the last words before it first).
+def _nearest(sentence: str, found: list[tuple[re.Match, str]], near: Sequence[str]) -> str:
+    """Of several values found in ``sentence``, the one the question's focus words ``near`` speak of: each of those
+    words in the sentence counts for the value nearest it in its clause; a value that says one itself (its unit:
+    "3 workers" for "how many workers") leads; the first on a tie.
 
+    >>> s = "In 1950 he became a professor at Caltech and in 1965 became a Nobel laureate."
+    >>> _nearest(s, [(m, m.group(0)) for m in re.finditer(r"\\d{4}", s)], ["become", "professor"])
+    '1950'
     >>> s = "From 1930 to 1935, he was a student where he received his doctorate in mathematics in 1934."
-    >>> [_clause_fit(s, s.index(y), s.index(y) + 4, ["receive", "doctorate", "mathematic"]) for y in ("1930", "1934")]
-    [(0, 0, -99), (0, 3, 0)]
+    >>> _nearest(s, [(m, m.group(0)) for m in re.finditer(r"\\d{4}", s)], ["receive", "doctorate", "mathematic"])
+    '1934'
     """
-    def said(text: str) -> list[int]:
-        return [i for i, w in enumerate(content_words(text)) if any(mentions(n, {w}) for n in near)]
+    breaks = [m.start() for m in _CLAUSE_END.finditer(sentence)]
+    clause = lambda at: sum(1 for b in breaks if b < at)  # noqa: E731
+    said = [w for w in re.finditer(r"[^\W\d_][\w'’-]*", sentence)
+            if any(mentions(n, set(content_words(w.group(0)))) for n in near)]
+    votes = [0] * len(found)
+    for w in said:
+        if any(m.start() <= w.start() < m.end() for m, _ in found):
+            continue  # a value's own word: counted below
+        rivals = [(min(abs(w.start() - m.end()), abs(m.start() - w.end())), k) for k, (m, _) in enumerate(found)
+                  if clause(m.start()) == clause(w.start())]
+        if rivals:
+            votes[min(rivals)[1]] += 1
+    own = [sum(1 for w in said if m.start() <= w.start() < m.end()) for m, _ in found]
+    return found[max(range(len(found)), key=lambda k: (own[k], votes[k], -k))][1]
 
-    a = max((m.end() for m in _CLAUSE_END.finditer(sentence, 0, start)), default=0)
-    b = next((m.start() for m in _CLAUSE_END.finditer(sentence, end)), len(sentence))
-    before = content_words(sentence[a:start])
-    last = [len(before) - 1 - i for i in said(sentence[a:start])]
-    return len(said(sentence[start:end])), len(last) + len(said(sentence[end:b])), -min(last, default=99)
 
-
-#: "Since what year …?", "Since which version …?": asks for a starting point, which an answer states as one.
 #: What a "how much / how long / how heavy" question measures, and the units its answer is stated in.
 _UNIT_FAMILIES = (
     (re.compile(r"\b(?:memory|ram|disk|space|storage|swap|buffer|cache)\b", re.IGNORECASE),
@@ -180,6 +188,7 @@ def _in_units(question: str, sentences: Sequence[str], asked: set[str]) -> str |
                                  re.IGNORECASE), sentences, asked)
 
 
+#: "Since what year …?", "Since which version …?": asks for a starting point, which an answer states as one.
 _ASKS_SINCE = re.compile(r"\bsince (?:what|which|when)\b", re.IGNORECASE)
 _STARTING = re.compile(r"\b(?:since|from|beginning|began|begun|starting|started|introduced|added|appeared|first)\b"
                        r"(?:\W+\w+){0,2}\W*$", re.IGNORECASE)

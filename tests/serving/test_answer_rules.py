@@ -336,6 +336,8 @@ def test_of_several_values_in_a_sentence_the_answer_is_the_one_whose_clause_says
                         "Science and Ph.D. degrees in Computer Science from UCLA."]) == "UCLA"
     assert answer_span("How many restaurants did Ashgrove have at the end of fiscal 2024?",
                        ["Restaurant counts at end of period: 342 at December 29, 2024."]) == "342"
+    assert answer_span("In what year did Richard Feynman become a professor at Caltech?",
+                       ["In 1950 he became a professor at Caltech and in 1965 became Nobel Prize Laureate."]) == "1950"
     # one value, or none of the question's words near any: the first, as before
     assert answer_span("In what year was Unix first released?", ["It shipped in 1971 and was rewritten in 1973."]) \
         == "1971"
