@@ -749,6 +749,8 @@ def answer_span(question: str, sentences: Sequence[str]) -> str | None:
             if _ASKS_CHANGE.search(question):  # "did revenue grow": a change, not "14% of total revenue"
                 undated = [u for u in undated if _CHANGE.search(u)]
             return _first_new(_PERCENT, undated, asked)
+        if re.search(r"\bhow many\b", question, re.IGNORECASE):  # a count: "greater than 10 percent" counts nothing
+            undated = [_PERCENT.sub(" ", u) for u in undated]
         return _in_units(question, undated, asked) or _first_new(_NUMBER, undated, asked, near=focus_words(question))
     if kind == "year":
         return _first_new(_YEAR, sentences, asked, starting=since, near=focus_words(question))

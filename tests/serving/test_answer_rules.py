@@ -322,6 +322,8 @@ def test_an_amount_of_memory_time_or_weight_is_stated_in_its_units():
     assert answer_span("How much did the ABC weigh?", ["The 2 cabinets weighed over 700 pounds in all."]) \
         == "700 pounds"
     assert answer_span("How many workers retry?", ["Each of the 3 workers waits 30 seconds."]) == "3 workers"
+    assert answer_span("How many companies were in the data set?",
+                       ["We looked for companies that cut costs by more than 10 percent."]) is None
 
 
 def test_of_several_values_in_a_sentence_the_answer_is_the_one_whose_clause_says_what_is_asked():
