@@ -135,8 +135,8 @@ def _nearest(sentence: str, found: list[tuple[re.Match, str]], near: Sequence[st
     """
     breaks = [m.start() for m in _CLAUSE_END.finditer(sentence)]
     clause = lambda at: sum(1 for b in breaks if b < at)  # noqa: E731
-    said = [w for w in re.finditer(r"[^\W\d_][\w'’-]*", sentence)
-            if any(mentions(n, set(content_words(w.group(0)))) for n in near)]
+    near = tuple(near)
+    said = [w for w in re.finditer(r"[^\W\d_][\w'’-]*", sentence) if _says(w.group(0), near)]
     votes = [0] * len(found)
     for w in said:
         if any(m.start() <= w.start() < m.end() for m, _ in found):
@@ -147,6 +147,13 @@ def _nearest(sentence: str, found: list[tuple[re.Match, str]], near: Sequence[st
             votes[min(rivals)[1]] += 1
     own = [sum(1 for w in said if m.start() <= w.start() < m.end()) for m, _ in found]
     return found[max(range(len(found)), key=lambda k: (own[k], votes[k], -k))][1]
+
+
+@lru_cache(maxsize=16384)
+def _says(word: str, near: tuple[str, ...]) -> bool:
+    """Whether the sentence's ``word`` is one of the question's focus words ``near`` (:func:`mentions`)."""
+    stems = set(content_words(word))
+    return bool(stems) and any(mentions(n, stems) for n in near)
 
 
 #: What a "how much / how long / how heavy" question measures, and the units its answer is stated in.
@@ -699,9 +706,15 @@ def focus_words(question: str) -> list[str]:
     >>> focus_words("What does the abbreviation MUD stand for?")  # the acronym is the anchor; the rest names the kind
     []
     """
+    return list(_focus_words(question))
+
+
+@lru_cache(maxsize=1024)
+def _focus_words(question: str) -> tuple[str, ...]:
     named = {w for a in anchors(question) for w in content_words(a)}
     kind_words = _TYPE_WORDS | (_EXPANSION_WORDS if expected_type(question) == "expansion" else frozenset())
-    return [w for w in dict.fromkeys(content_words(question)) if w not in named and w not in kind_words and len(w) > 1]
+    return tuple(w for w in dict.fromkeys(content_words(question))
+                 if w not in named and w not in kind_words and len(w) > 1)
 
 
 #: The words of a question that asks what an abbreviation stands for ("What does the abbreviation MUD stand for?"):
