@@ -33,10 +33,11 @@ __all__ = ["answer_span", "asks_ratio", "defined_term", "defines", "expected_typ
 
 _NUMBER_WORDS = ("zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|sixteen|twenty|thirty|"
                  "forty|fifty|sixty|hundred|thousand|million|billion")
-_NUMBER = re.compile(r"\b(?:\d+(?:[.,]\d+)*%?|(?:" + _NUMBER_WORDS + r")\b)(?:\s+(?!(?:of|the|and|on|in|at|to|for|by|from|"
-                     r"as|or|with|a|an|is|are|was|were|than|per|each|after|before)\b)"
-                     r"(?-i:(?:square |cubic )?[a-z]+)(?![\w-]))?", re.IGNORECASE)  # a unit, not the first half of "full-time" nor
-#                      the next field's label ("Age: 68 Director since: 2011")
+#: A figure and its unit: not a preposition ("342 at December 29"), not the first half of "full-time", nor the next
+#: field's label ("Age: 68 Director since: 2011").
+_NUMBER = re.compile(r"\b(?:\d+(?:[.,]\d+)*%?|(?:" + _NUMBER_WORDS + r")\b)(?:\s+(?!(?:of|the|and|on|in|at|to|for|by|"
+                     r"from|as|or|with|a|an|is|are|was|were|than|per|each|after|before)\b)"
+                     r"(?-i:(?:square |cubic )?[a-z]+)(?![\w-]))?", re.IGNORECASE)
 #: A version: 2.5.44, and with a letter suffix as util-linux and OpenSSL write them (2.10h, 1.1.1k).
 _PERCENT = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*\s?(?:%|percent\b|per cent\b)")
 _VERSION = re.compile(r"\b\d+\.\d+(?:\.\d+)*[a-z]?\b")
@@ -100,8 +101,8 @@ def _question_words(question: str) -> set[str]:
 def _first_new(pattern: re.Pattern, sentences: Sequence[str], asked: set[str], *, starting: bool = False,
                near: Sequence[str] = ()) -> str | None:
     """The first match of ``pattern`` the question does not state; with ``starting``, only one stated as a starting
-    point ("since 2009", "introduced in Linux 3.5"). Of several in one sentence, the one whose clause says most of
-    ``near`` (the question's :func:`focus_words`) speak of (:func:`_nearest`)."""
+    point ("since 2009", "introduced in Linux 3.5"). Of several in one sentence, the one that ``near`` (the question's
+    :func:`focus_words`) speak of (:func:`_nearest`)."""
     for sentence in sentences:
         found = []
         for m in pattern.finditer(sentence):
@@ -157,7 +158,7 @@ def _says(word: str, near: tuple[str, ...]) -> bool:
 
 
 #: What a "how much / how long / how heavy" question measures, and the units its answer is stated in.
-_UNIT_FAMILIES = (
+_UNITS = (
     (re.compile(r"\b(?:memory|ram|disk|space|storage|swap|buffer|cache)\b", re.IGNORECASE),
      r"(?:[kmgt]i?b|[kmgt]|(?:[kmgt]|kilo|mega|giga|tera)?bytes?)"),
     (re.compile(r"\bhow long\b|\b(?:duration|timeout|delay|interval)\b", re.IGNORECASE),
@@ -171,6 +172,9 @@ _AFTER_MEASURE = (r"(?!\s+(?!(?:to|of|for|in|per|and|or|nor|but|so|each|every|wh
                   r"is|are|was|were|be|if|than|before|after|from|until|till|since|as|by|into|over|under|between|"
                   r"during|which|that|then|because|"
                   r"ago|later|earlier|long|old|more|less|only|in all|apiece)\b)[a-z]{2,})")
+#: Each measure's question and the figures stated in its units that are the measure itself.
+_UNIT_FAMILIES = tuple((asks, re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*\s?" + units + r"(?![\w-])" + _AFTER_MEASURE,
+                                         re.IGNORECASE)) for asks, units in _UNITS)
 
 
 def _in_units(question: str, sentences: Sequence[str], asked: set[str]) -> str | None:
@@ -188,11 +192,8 @@ def _in_units(question: str, sentences: Sequence[str], asked: set[str]) -> str |
     >>> _in_units("How many threads wait?", ["The 2 threads wait up to 30 seconds."], set()) is None
     True
     """
-    units = next((units for asks, units in _UNIT_FAMILIES if asks.search(question)), None)
-    if units is None:
-        return None
-    return _first_new(re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*\s?" + units + r"(?![\w-])" + _AFTER_MEASURE,
-                                 re.IGNORECASE), sentences, asked)
+    figure = next((figure for asks, figure in _UNIT_FAMILIES if asks.search(question)), None)
+    return None if figure is None else _first_new(figure, sentences, asked)
 
 
 #: "Since what year …?", "Since which version …?": asks for a starting point, which an answer states as one.
@@ -723,7 +724,7 @@ _EXPANSION_WORDS = frozenset({"stand", "stands", "abbreviation", "abbreviated", 
                               "shorthand", "mean", "means"})
 
 
-def same_word(a: str, b: str) -> bool:
+def _same_word(a: str, b: str) -> bool:
     """One word, lightly inflected: a shared 5-letter prefix, or one a prefix (≥ 3 letters) of the other."""
     if a[:5] == b[:5] and min(len(a), len(b)) >= 5:
         return True
@@ -739,7 +740,7 @@ def mentions(wanted: str, words: set[str]) -> bool:
     (True, True, False)
     """
     forms = words | {_IRREGULAR[v] for v in words if v in _IRREGULAR}
-    return any(same_word(w, v) for w in {wanted, _IRREGULAR.get(wanted, wanted)} for v in forms)
+    return any(_same_word(w, v) for w in {wanted, _IRREGULAR.get(wanted, wanted)} for v in forms)
 
 
 def answer_span(question: str, sentences: Sequence[str]) -> str | None:
