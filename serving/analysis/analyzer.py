@@ -72,7 +72,10 @@ class QueryPlan:
         """Distinct texts that need a query embedding (dense retrieval and the section tier)."""
         if not (self.use_dense or self.awareness):
             return []
-        return list(dict.fromkeys(v.text for t in self.targets for v in t.variants if self.dense_variant(t, v)))
+        texts = [v.text for t in self.targets for v in t.variants if self.dense_variant(t, v)]
+        if self.awareness and len(self.targets) > 1:  # the section tier also looks for the whole question
+            texts.append(self.query)
+        return list(dict.fromkeys(texts))
 
 
 def analyse_query(request: SearchRequest, cfg: StrataConfig, hints: "LLMHints | None" = None) -> QueryPlan:

@@ -113,15 +113,23 @@ class SectionTier:
         return sorted(doc_ids, key=lambda d: not named(d))
 
     def search(self, plan, vectors: dict[str, np.ndarray], filters: ResolvedFilters, candidates) -> list[SectionHit]:
-        """Section-tier matches for every target of ``plan``, plus resolved section references."""
+        """Section-tier matches for every target of ``plan`` and, for a decomposed question, for the question as a
+        whole ("Who first drafted the manual, and in which year?" matches its "Early history" section only whole),
+        the searches taking turns (each one's best section before any one's second: the scores of different query
+        vectors do not compare); resolved section references come first."""
         k = self.cfg.awareness.section_top_k
         found: dict[str, SectionHit] = {}
+        place: dict[str, int] = {}  # section → its best rank in any one search (the searches take turns)
         if k and vectors:
-            for target in plan.targets:
-                vector = vectors.get(target.variants[0].text)
+            searches = [(t.variants[0].text, t.text) for t in plan.targets]
+            if len(plan.targets) > 1:  # a decomposed question: its sections are looked for as a whole too
+                searches.append((plan.query, plan.targets[0].text))
+            for text, target in searches:
+                vector = vectors.get(text)
                 if vector is None:
                     continue
-                for hit in self.similar(vector, k=k, filters=filters, target=target.text):
+                for rank, hit in enumerate(self.similar(vector, k=k, filters=filters, target=target)):
+                    place[hit.section_id] = min(place.get(hit.section_id, rank), rank)
                     if hit.section_id not in found or hit.score > found[hit.section_id].score:
                         found[hit.section_id] = hit
         if plan.section_refs:
@@ -129,4 +137,4 @@ class SectionTier:
                 plan.query, list(dict.fromkeys(c.doc_id for c in candidates))[:5])
             for hit in self.references(plan.section_refs, list(docs)):
                 found[hit.section_id] = hit
-        return sorted(found.values(), key=lambda h: (h.kind != "reference", -h.score))
+        return sorted(found.values(), key=lambda h: (h.kind != "reference", place.get(h.section_id, 0), -h.score))
