@@ -162,7 +162,8 @@ _UNITS = (
     (re.compile(r"\b(?:memory|ram|disk|space|storage|swap|buffer|cache)\b", re.IGNORECASE),
      r"(?:[kmgt]i?b|[kmgt]|(?:[kmgt]|kilo|mega|giga|tera)?bytes?)"),
     (re.compile(r"\bhow long\b|\b(?:duration|timeout|delay|interval)\b", re.IGNORECASE),
-     r"(?:ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|hours?|hrs?|days?|weeks?|months?|years?)"),
+     r"(?:ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|hours?|hrs?|"
+     r"(?:(?:business|calendar|working|trading) )?(?:days?|weeks?|months?|years?))"),
     (re.compile(r"\bweigh(?:s|ed|t)?\b|\bhow heavy\b", re.IGNORECASE),
      r"(?:tons?|tonnes?|pounds?|lbs?|kg|kilograms?|grams?|ounces?|oz)"),
 )
@@ -173,8 +174,9 @@ _AFTER_MEASURE = (r"(?!\s+(?!(?:to|of|for|in|per|and|or|nor|but|so|each|every|wh
                   r"during|which|that|then|because|"
                   r"ago|later|earlier|long|old|more|less|only|in all|apiece)\b)[a-z]{2,})")
 #: Each measure's question and the figures stated in its units that are the measure itself.
-_UNIT_FAMILIES = tuple((asks, re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*\s?" + units + r"(?![\w-])" + _AFTER_MEASURE,
-                                         re.IGNORECASE)) for asks, units in _UNITS)
+#: A figure in digits ("30 seconds", "3700k") or in words ("three Business Days", as agreements write them).
+_UNIT_FAMILIES = tuple((asks, re.compile(r"(?<![\w.])(?:\d+(?:[.,]\d+)*\s?|(?:" + _NUMBER_WORDS + r")\s)" + units
+                                         + r"(?![\w-])" + _AFTER_MEASURE, re.IGNORECASE)) for asks, units in _UNITS)
 
 
 def _in_units(question: str, sentences: Sequence[str], asked: set[str]) -> str | None:
@@ -191,6 +193,9 @@ def _in_units(question: str, sentences: Sequence[str], asked: set[str]) -> str |
     '30 seconds'
     >>> _in_units("How many threads wait?", ["The 2 threads wait up to 30 seconds."], set()) is None
     True
+    >>> _in_units("How long after a payment is due is a failure to pay a default?",
+    ...           ["The Borrower fails to pay any interest within three Business Days after it becomes due."], set())
+    'three Business Days'
     """
     figure = next((figure for asks, figure in _UNIT_FAMILIES if asks.search(question)), None)
     return None if figure is None else _first_new(figure, sentences, asked)

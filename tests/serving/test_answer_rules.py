@@ -324,6 +324,12 @@ def test_an_amount_of_memory_time_or_weight_is_stated_in_its_units():
     assert answer_span("How many workers retry?", ["Each of the 3 workers waits 30 seconds."]) == "3 workers"
     assert answer_span("How many companies were in the data set?",
                        ["We looked for companies that cut costs by more than 10 percent."]) is None
+    # a span of time in words and in an agreement's defined term ("Business Days"), not the bare "three"
+    assert answer_span("How long after an interest payment is due does a failure to pay become an Event of Default?",
+                       ["(b) the Borrower shall fail to pay any interest on any Loan within three Business Days after "
+                        "the same becomes due."]) == "three Business Days"
+    assert answer_span("How long does the lease run?", ["One day the lease may end; it runs for 5 years."]) \
+        == "5 years"
 
 
 def test_of_several_values_in_a_sentence_the_answer_is_the_one_whose_clause_says_what_is_asked():
