@@ -34,7 +34,7 @@ SPECIAL_TOKENS = 2  # [CLS] and [SEP] added by the embedder
 #: Bump when a change to the parsers, the chunker or the summaries changes what a document's chunks
 #: are for the same settings: every document indexed by an older version is then chunked again on its
 #: next ingest (its unchanged texts come from the embedding cache).
-CHUNKER_VERSION = 8  # 2: a section without text and with one subsection shares its summary (no embed of its own);
+CHUNKER_VERSION = 9  # 2: a section without text and with one subsection shares its summary (no embed of its own);
 # 3: filings' headings in PDF and heading-less HTML, and a long header keeps the section's own heading;
 # 4: paginated HTML without its running footers, page numbers and contents links; hidden (display: none) elements;
 # a table's caption row ("CONSOLIDATED STATEMENTS OF OPERATIONS") a heading in HTML without heading markup;
@@ -42,6 +42,8 @@ CHUNKER_VERSION = 8  # 2: a section without text and with one subsection shares 
 # 6: a numbered plain-text heading that wraps onto lines ending in "?" (a FAQ's question) is one heading;
 # 7: a section's last chunk under half a chunk is balanced with the one before (no tiny tail chunk);
 # 8: paginated HTML without the running lines that never change (a company's name or a form's title on every page)
+# 9: the entries of an HTML definition list with long definitions (a man page's builtins, a reference's parameters)
+# are sections of their own
 _BATCH_SENTENCES = 4096  # sentences per encode_batch call (bounds memory on huge documents)
 
 # A unit is a whole sentence or a piece of an over-budget one: (start, end, n_tokens, whole).
@@ -84,9 +86,9 @@ class ChunkingConfig:
         a re-ingest chunks a document again when it differs (a settings change or a new chunker).
 
         >>> ChunkingConfig().signature
-        'v8 chunk=200 overlap=32 header=40 window=256'
+        'v9 chunk=200 overlap=32 header=40 window=256'
         >>> ChunkingConfig(balance_tail=False).signature
-        'v8 chunk=200 overlap=32 header=40 window=256 greedy'
+        'v9 chunk=200 overlap=32 header=40 window=256 greedy'
         """
         return (f"v{CHUNKER_VERSION} chunk={self.chunk_tokens} overlap={self.overlap_tokens} "
                 f"header={self.header_tokens} window={self.max_model_tokens}" + ("" if self.balance_tail else " greedy"))

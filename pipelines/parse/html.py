@@ -67,6 +67,9 @@ _MAX_LABELLED = 150  # characters of a labelled heading ("Item 5. Market for Reg
 _CELLS = re.compile(r" \| ")
 _HIDDEN_STYLE = re.compile(r"(?:^|;)\s*display\s*:\s*none\b", re.I)
 _PAGE_BREAK = re.compile(r"\b(?:page-)?break-(?:before|after)\s*:\s*(?:always|page)\b", re.I)
+_MIN_TERMS = 3  # a definition list of fewer terms is no list of entries
+_MIN_DEFINITION = 100  # characters of definition per term, on average, that make a list's terms its entries
+_MAX_TERM = 120  # characters of a term kept as its entry's heading (a builtin's whole synopsis is longer)
 _SENTENCE_END = frozenset(".:;,!?\u3002\uff01\uff1f")  # a bold sentence is emphasis, not a heading
 
 
@@ -97,6 +100,11 @@ class _Extractor(HTMLParser):
         self.tables: list[bool] = []  # per open table: whether a row of several cells was seen yet
         self.row: tuple[int, int] | None = None  # (output position, index into parts) where the open row began
         self.captions: list[tuple[int, int]] = []  # output spans of the one-cell rows that open a table
+        self.lists: list[int] = []  # ids of the open definition lists (``<dl>``), innermost last
+        self.list_ends: dict[int, int] = {}  # definition list id → output position of its end
+        self.term: tuple[int, int, int] | None = None  # (list id, depth, start) of the open ``<dt>``
+        self.term_parts: list[str] = []
+        self.terms: list[tuple[int, int, str, int, int]] = []  # (list id, depth, title, start, end) per ``<dt>``
 
     def updatepos(self, i: int, j: int) -> int:
         return j  # skip line/column bookkeeping (getpos() is unused): ~10% faster
@@ -117,6 +125,8 @@ class _Extractor(HTMLParser):
         self.need_space = False
         if self.heading is not None and self.heading[1] < 0:
             self.heading = (self.heading[0], self.pos + len(s) - len(s.lstrip("\n ")))
+        if self.term is not None and self.term[2] < 0:
+            self.term = (*self.term[:2], self.pos + len(s) - len(s.lstrip("\n ")))
         if self.bold and not self.pre:
             lead = len(s) - len(s.lstrip("\n "))
             if lead < len(s):
@@ -209,6 +219,13 @@ class _Extractor(HTMLParser):
             self._close_heading()
             self.heading = (level, -1)
             self.heading_parts = []
+        if tag == "dl":
+            self.lists.append(len(self.list_ends))
+            self.list_ends[self.lists[-1]] = -1
+        elif tag in ("dt", "dd"):  # a term ends where its definition (or the next term) begins
+            self._close_term()
+            if tag == "dt" and self.lists:
+                self.term, self.term_parts = (self.lists[-1], len(self.lists), -1), []
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "title":
@@ -230,6 +247,10 @@ class _Extractor(HTMLParser):
                 self.bold -= 1
             if not self.skip and t in _HEADINGS:
                 self._close_heading()
+            if not self.skip and t in ("dt", "dl"):
+                self._close_term()
+            if t == "dl" and self.lists:
+                self.list_ends[self.lists.pop()] = self.pos
             if not self.skip and t == "tr":
                 self._end_row()
             elif not self.skip and t == "table" and self.tables:
@@ -276,6 +297,14 @@ class _Extractor(HTMLParser):
         if title and start >= 0:
             self.headings.append(Heading(level, title, start, self.pos))
 
+    def _close_term(self) -> None:
+        if self.term is None:
+            return
+        (dl, depth, start), self.term = self.term, None
+        title = _WS.sub(" ", "".join(self.term_parts)).strip()
+        if title and start >= 0:
+            self.terms.append((dl, depth, title, start, self.pos))
+
     def handle_data(self, data: str) -> None:
         if self.title_parts is not None:
             self.title_parts.append(data)
@@ -284,12 +313,33 @@ class _Extractor(HTMLParser):
             return
         if self.heading is not None:
             self.heading_parts.append(data)
+        if self.term is not None:
+            self.term_parts.append(data)
         self._text(data)
 
     def finish(self) -> str:
         self.close()
         self._close_heading()
+        self._close_term()
         return "".join(self.parts)
+
+    def term_headings(self) -> list[Heading]:
+        """The terms of the definition lists that are a manual's entries, not a glossary's: a list of at least
+        :data:`_MIN_TERMS` terms whose definitions run :data:`_MIN_DEFINITION` characters on average (a man page's
+        options and builtins, an API reference's functions), each as a heading mark whose level is its list's depth."""
+        by_list: dict[int, list[tuple[int, int, str, int, int]]] = {}
+        for term in self.terms:
+            by_list.setdefault(term[0], []).append(term)
+        out = []
+        for dl, terms in by_list.items():
+            if len(terms) < _MIN_TERMS:
+                continue
+            end = self.list_ends.get(dl, -1)
+            ends = [t[3] for t in terms[1:]] + [end if end >= 0 else self.pos]
+            if sum(b - t[4] for t, b in zip(terms, ends)) / len(terms) < _MIN_DEFINITION:
+                continue
+            out += [Heading(depth, title[:_MAX_TERM], start, stop) for _, depth, title, start, stop in terms]
+        return sorted(out, key=lambda h: h.start)
 
 
 def _skip_attrs(attrs: list[tuple[str, str | None]]) -> bool:
@@ -462,14 +512,31 @@ def parse(text: str) -> tuple[str, list[Heading], str | None]:
     ex = _Extractor()
     ex.feed(sanitize(text))
     out = ex.finish()
-    out, headings, (bold, captions) = _without(out, running_spans(out, ex.page_breaks), ex.headings,
-                                               ex.bold_spans, ex.captions)
+    spans = running_spans(out, ex.page_breaks)
+    out, headings, (bold, captions) = _without(out, spans, ex.headings, ex.bold_spans, ex.captions)
     if not headings:
         lines = out.split("\n")
         caption_lines = _caption_lines(out, captions)
         headings = _inferred_headings(out, _bold_lines(out, bold, sorted(set(_blocks(lines)) | caption_lines)),
                                       caption_lines)
-    return out, headings, ex.title
+    return out, _with_terms(headings, ex, spans), ex.title
+
+
+def _with_terms(headings: list[Heading], ex: _Extractor, spans: list[tuple[int, int]]) -> list[Heading]:
+    """``headings`` and, below the heading each one falls under, the entries of the page's definition lists
+    (:meth:`_Extractor.term_headings`; a nested list's one level deeper): a man page's ``SHELL BUILTIN COMMANDS``
+    gets a section per builtin, and ``shopt``'s options one each under it."""
+    terms = ex.term_headings()  # levels: their lists' depths, until they are placed under a heading below
+    if not terms:
+        return headings
+    if spans:  # moved with the text, as the headings were
+        terms = _without("".join(ex.parts), spans, terms)[1]
+    starts = [h.start for h in headings]
+    out = list(headings)
+    for term in terms:
+        k = bisect.bisect_right(starts, term.start)
+        out.append(Heading((headings[k - 1].level if k else 0) + term.level, term.title, term.start, term.end))
+    return sorted(out, key=lambda h: h.start)
 
 
 def _caption_lines(text: str, captions: list[tuple[int, int]]) -> set[int]:

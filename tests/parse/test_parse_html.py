@@ -215,3 +215,54 @@ def test_long_attribute_values_do_not_leak_markup():
     img = '<p>before <img alt="a<b" src="data:image/png;base64,' + "A" * 50000 + '"> after</p>'
     text, _, _, _ = run(img)
     assert text == "before after"
+
+
+# Condensed from bash-doc: usr/share/doc/bash/bash.html (man2html: <DT>/<DD> never closed)
+BASH_BUILTINS = """<HTML><HEAD><TITLE>BASH(1) Manual Page</TITLE></HEAD><BODY>
+<H3>SHELL BUILTIN COMMANDS</H3>
+Unless otherwise noted, each builtin command returns 0.
+<DL COMPACT>
+<DT><B>cd</B> [<B>-L</B>|[<B>-P</B> [<B>-e</B>]]] [<I>dir</I>]<DD>
+Change the current directory to <I>dir</I>.  If <I>dir</I> is not supplied, the value of the
+<B>HOME</B> shell variable is the default.  The variable <B>CDPATH</B> defines the search path.
+<DT><B>disown</B> [<B>-ar</B>] [<B>-h</B>] [<I>jobspec</I> ...]<DD>
+Without options, remove each <I>jobspec</I> from the table of active jobs.  If the <B>-h</B>
+option is given, each <I>jobspec</I> is not removed from the table, but is marked so that
+<B>SIGHUP</B> is not sent to the job if the shell receives a <B>SIGHUP</B>.
+<DT><B>shopt</B> [<B>-pqsu</B>] [<I>optname</I> ...]<DD>
+Toggle the values of settings controlling optional shell behavior.  The settings can be either
+those listed below, or, if the <B>-o</B> option is used, those available with <B>set</B>.
+<DL COMPACT>
+<DT><B>autocd</B><DD>If set, a command name that is the name of a directory is executed as if
+it were the argument to the <B>cd</B> command.  This option is only used by interactive shells.
+<DT><B>cdspell</B><DD>If set, minor errors in the spelling of a directory component in a
+<B>cd</B> command will be corrected.  The errors checked for are transposed characters.
+<DT><B>checkhash</B><DD>If set, <B>bash</B> checks that a command found in the hash table
+exists before trying to execute it.  If a hashed command no longer exists, a path search is done.
+</DL>
+</DL>
+<H3>SEE ALSO</H3>
+<DL COMPACT><DT><I>bash(1)</I><DD>the shell<DT><I>sh(1)</I><DD>another<DT><I>ksh(1)</I><DD>a third</DL>
+</BODY></HTML>"""
+
+
+def test_a_manual_definition_list_has_a_section_per_entry_nested_under_its_heading():
+    """A man page rendered to HTML puts its builtins and options in definition lists under one heading: each entry
+    becomes a section under that heading (a nested list's entries under their entry), so a question about
+    ``autocd`` finds a section of its own, not one chunk of a section of hundreds."""
+    text, heads, _ = parse(BASH_BUILTINS)
+    got = [(h.level, h.title) for h in heads]
+    assert got == [(3, "SHELL BUILTIN COMMANDS"), (4, "cd [-L|[-P [-e]]] [dir]"), (4, "disown [-ar] [-h] [jobspec ...]"),
+                   (4, "shopt [-pqsu] [optname ...]"), (5, "autocd"), (5, "cdspell"), (5, "checkhash"),
+                   (3, "SEE ALSO")]  # SEE ALSO's three one-word definitions are a glossary, not entries
+    doc = build_sections("bash", text, heads, title="BASH(1)", fmt="html")
+    autocd = next(s for s in doc.sections if s.path and s.path[-1] == "autocd")
+    assert autocd.path == ["SHELL BUILTIN COMMANDS", "shopt [-pqsu] [optname ...]", "autocd"]
+    assert autocd.text.startswith("If set, a command name that is the name of a directory") and "cdspell" not in autocd.text
+
+
+def test_a_glossary_and_a_short_option_list_stay_text():
+    page = ("<h2>Options</h2><dl><dt>-a</dt><dd>all</dd><dt>-l</dt><dd>long listing</dd><dt>-h</dt><dd>human sizes</dd>"
+            "</dl><h2>Two long entries</h2><dl><dt>alpha</dt><dd>" + "word " * 60 + "</dd><dt>beta</dt><dd>"
+            + "word " * 60 + "</dd></dl>")
+    assert [h.title for h in parse(page)[1]] == ["Options", "Two long entries"]
