@@ -220,6 +220,7 @@ class _Extractor(HTMLParser):
             self.heading = (level, -1)
             self.heading_parts = []
         if tag == "dl":
+            self.stack[-1] = (tag, flags | 16)  # a definition list read (one in skipped markup is not)
             self.lists.append(len(self.list_ends))
             self.list_ends[self.lists[-1]] = -1
         elif tag in ("dt", "dd"):  # a term ends where its definition (or the next term) begins
@@ -249,7 +250,7 @@ class _Extractor(HTMLParser):
                 self._close_heading()
             if not self.skip and t in ("dt", "dl"):
                 self._close_term()
-            if t == "dl" and self.lists:
+            if flags & 16 and self.lists:
                 self.list_ends[self.lists.pop()] = self.pos
             if not self.skip and t == "tr":
                 self._end_row()

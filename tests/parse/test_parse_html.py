@@ -266,3 +266,11 @@ def test_a_glossary_and_a_short_option_list_stay_text():
             "</dl><h2>Two long entries</h2><dl><dt>alpha</dt><dd>" + "word " * 60 + "</dd><dt>beta</dt><dd>"
             + "word " * 60 + "</dd></dl>")
     assert [h.title for h in parse(page)[1]] == ["Options", "Two long entries"]
+
+
+def test_a_definition_list_in_skipped_navigation_does_not_upset_the_entries():
+    nav = '<div class="sidebar"><dl><dt>Home</dt><dd>x</dd></dl></div>'  # inside the first definition
+    entries = "".join(f"<dt>entry{i}</dt><dd>{'word ' * 40}{nav if i == 0 else ''}</dd>" for i in range(3))
+    page = f"<h2>Options</h2><dl>{entries}</dl>"
+    assert [(h.level, h.title) for h in parse(page)[1]] == [(2, "Options"), (3, "entry0"), (3, "entry1"),
+                                                            (3, "entry2")]
