@@ -70,6 +70,8 @@ _PAGE_BREAK = re.compile(r"\b(?:page-)?break-(?:before|after)\s*:\s*(?:always|pa
 _MIN_TERMS = 3  # a definition list of fewer terms is no list of entries
 _MIN_DEFINITION = 100  # characters of definition per term, on average, that make a list's terms its entries
 _MAX_TERM = 120  # characters of a term kept as its entry's heading (a builtin's whole synopsis is longer)
+_MAX_LIST_DEPTH = 3  # entries of lists nested deeper stay text (bash's shopt options are at 3; a hostile page nests
+# thousands, and each level would lengthen every section path below it)
 _SENTENCE_END = frozenset(".:;,!?\u3002\uff01\uff1f")  # a bold sentence is emphasis, not a heading
 
 
@@ -333,7 +335,7 @@ class _Extractor(HTMLParser):
             by_list.setdefault(term[0], []).append(term)
         out = []
         for dl, terms in by_list.items():
-            if len(terms) < _MIN_TERMS:
+            if len(terms) < _MIN_TERMS or terms[0][1] > _MAX_LIST_DEPTH:
                 continue
             end = self.list_ends.get(dl, -1)
             ends = [t[3] for t in terms[1:]] + [end if end >= 0 else self.pos]

@@ -274,3 +274,14 @@ def test_a_definition_list_in_skipped_navigation_does_not_upset_the_entries():
     page = f"<h2>Options</h2><dl>{entries}</dl>"
     assert [(h.level, h.title) for h in parse(page)[1]] == [(2, "Options"), (3, "entry0"), (3, "entry1"),
                                                             (3, "entry2")]
+
+
+def test_definition_lists_nested_thousands_deep_give_no_deeper_sections_than_three():
+    """A hostile page nests definition lists 3,000 deep: each level would lengthen every section path below it (9
+    million path entries); only the first three levels of entries become sections."""
+    level = "<dl><dt>a</dt><dd>{w}</dd><dt>b</dt><dd>{w}</dd><dt>c</dt><dd>".format(w="word " * 30)
+    page = "<h1>Top</h1>" + level * 3000 + "</dd></dl>" * 3000
+    text, heads, _ = parse(page)
+    assert max(h.level for h in heads) == 4 and len(heads) == 10
+    doc = build_sections("deep", text, heads, title="Deep", fmt="html")
+    assert max(len(s.path) for s in doc.sections) == 4
