@@ -21,6 +21,7 @@ import bisect
 import itertools
 import re
 from html.parser import HTMLParser
+from typing import NamedTuple
 
 from pipelines.parse.document import Heading
 from pipelines.parse.running import running_spans
@@ -75,6 +76,16 @@ _MAX_LIST_DEPTH = 3  # entries of lists nested deeper stay text (bash's shopt op
 _SENTENCE_END = frozenset(".:;,!?\u3002\uff01\uff1f")  # a bold sentence is emphasis, not a heading
 
 
+class _Term(NamedTuple):
+    """A ``<dt>`` read: its list, that list's nesting depth, its text and its output span."""
+
+    list_id: int
+    depth: int
+    title: str
+    start: int
+    end: int
+
+
 class _Extractor(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -106,7 +117,7 @@ class _Extractor(HTMLParser):
         self.list_ends: dict[int, int] = {}  # definition list id → output position of its end
         self.term: tuple[int, int, int] | None = None  # (list id, depth, start) of the open ``<dt>``
         self.term_parts: list[str] = []
-        self.terms: list[tuple[int, int, str, int, int]] = []  # (list id, depth, title, start, end) per ``<dt>``
+        self.terms: list[_Term] = []  # one per ``<dt>``
 
     def updatepos(self, i: int, j: int) -> int:
         return j  # skip line/column bookkeeping (getpos() is unused): ~10% faster
@@ -306,7 +317,7 @@ class _Extractor(HTMLParser):
         (dl, depth, start), self.term = self.term, None
         title = _WS.sub(" ", "".join(self.term_parts)).strip()
         if title and start >= 0:
-            self.terms.append((dl, depth, title, start, self.pos))
+            self.terms.append(_Term(dl, depth, title, start, self.pos))
 
     def handle_data(self, data: str) -> None:
         if self.title_parts is not None:
@@ -330,18 +341,18 @@ class _Extractor(HTMLParser):
         """The terms of the definition lists that are a manual's entries, not a glossary's: a list of at least
         :data:`_MIN_TERMS` terms whose definitions run :data:`_MIN_DEFINITION` characters on average (a man page's
         options and builtins, an API reference's functions), each as a heading mark whose level is its list's depth."""
-        by_list: dict[int, list[tuple[int, int, str, int, int]]] = {}
+        by_list: dict[int, list[_Term]] = {}
         for term in self.terms:
-            by_list.setdefault(term[0], []).append(term)
+            by_list.setdefault(term.list_id, []).append(term)
         out = []
         for dl, terms in by_list.items():
-            if len(terms) < _MIN_TERMS or terms[0][1] > _MAX_LIST_DEPTH:
+            if len(terms) < _MIN_TERMS or terms[0].depth > _MAX_LIST_DEPTH:
                 continue
             end = self.list_ends.get(dl, -1)
-            ends = [t[3] for t in terms[1:]] + [end if end >= 0 else self.pos]
-            if sum(b - t[4] for t, b in zip(terms, ends)) / len(terms) < _MIN_DEFINITION:
+            ends = [t.start for t in terms[1:]] + [end if end >= 0 else self.pos]  # where each definition ends
+            if sum(b - t.end for t, b in zip(terms, ends)) / len(terms) < _MIN_DEFINITION:
                 continue
-            out += [Heading(depth, title[:_MAX_TERM], start, stop) for _, depth, title, start, stop in terms]
+            out += [Heading(t.depth, t.title[:_MAX_TERM], t.start, t.end) for t in terms]
         return sorted(out, key=lambda h: h.start)
 
 
@@ -514,26 +525,27 @@ def parse(text: str) -> tuple[str, list[Heading], str | None]:
     """
     ex = _Extractor()
     ex.feed(sanitize(text))
-    out = ex.finish()
-    spans = running_spans(out, ex.page_breaks)
-    out, headings, (bold, captions) = _without(out, spans, ex.headings, ex.bold_spans, ex.captions)
+    raw = ex.finish()
+    spans = running_spans(raw, ex.page_breaks)
+    out, headings, (bold, captions) = _without(raw, spans, ex.headings, ex.bold_spans, ex.captions)
     if not headings:
         lines = out.split("\n")
         caption_lines = _caption_lines(out, captions)
         headings = _inferred_headings(out, _bold_lines(out, bold, sorted(set(_blocks(lines)) | caption_lines)),
                                       caption_lines)
-    return out, _with_terms(headings, ex, spans), ex.title
+    return out, _with_terms(headings, ex.term_headings(), raw, spans), ex.title
 
 
-def _with_terms(headings: list[Heading], ex: _Extractor, spans: list[tuple[int, int]]) -> list[Heading]:
-    """``headings`` and, below the heading each one falls under, the entries of the page's definition lists
-    (:meth:`_Extractor.term_headings`; a nested list's one level deeper): a man page's ``SHELL BUILTIN COMMANDS``
-    gets a section per builtin, and ``shopt``'s options one each under it."""
-    terms = ex.term_headings()  # levels: their lists' depths, until they are placed under a heading below
+def _with_terms(headings: list[Heading], terms: list[Heading], raw: str,
+                spans: list[tuple[int, int]]) -> list[Heading]:
+    """``headings`` and the entries of the page's definition lists (``terms``, from
+    :meth:`_Extractor.term_headings`: at offsets of the parser's ``raw`` text, their lists' depths as levels), each
+    entry below the heading it falls under and a nested list's one level deeper: a man page's ``SHELL BUILTIN
+    COMMANDS`` gets a section per builtin, and ``shopt``'s options one each under it."""
     if not terms:
         return headings
     if spans:  # moved with the text, as the headings were
-        terms = _without("".join(ex.parts), spans, terms)[1]
+        terms = _without(raw, spans, terms)[1]
     starts = [h.start for h in headings]
     out = list(headings)
     for term in terms:

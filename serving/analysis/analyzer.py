@@ -68,13 +68,21 @@ class QueryPlan:
         are the query's own words, which the BM25 side searches)."""
         return variant is target.variants[0] or self.dense_rule_variants or variant.kind.startswith("llm-")
 
+    def section_searches(self) -> list[tuple[str, str]]:
+        """(text, target) of each section-tier search: every target's own text and, for a decomposed question,
+        the whole question (for the first target), whose sections its parts may not find."""
+        searches = [(t.variants[0].text, t.text) for t in self.targets]
+        if len(self.targets) > 1:
+            searches.append((self.query, self.targets[0].text))
+        return searches
+
     def texts_to_embed(self) -> list[str]:
         """Distinct texts that need a query embedding (dense retrieval and the section tier)."""
         if not (self.use_dense or self.awareness):
             return []
         texts = [v.text for t in self.targets for v in t.variants if self.dense_variant(t, v)]
-        if self.awareness and len(self.targets) > 1:  # the section tier also looks for the whole question
-            texts.append(self.query)
+        if self.awareness:
+            texts += [text for text, _ in self.section_searches()]
         return list(dict.fromkeys(texts))
 
 

@@ -121,10 +121,7 @@ class SectionTier:
         found: dict[str, SectionHit] = {}
         place: dict[str, int] = {}  # section → its best rank in any one search (the searches take turns)
         if k and vectors:
-            searches = [(t.variants[0].text, t.text) for t in plan.targets]
-            if len(plan.targets) > 1:  # a decomposed question: its sections are looked for as a whole too
-                searches.append((plan.query, plan.targets[0].text))
-            for text, target in searches:
+            for text, target in plan.section_searches():
                 vector = vectors.get(text)
                 if vector is None:
                     continue
