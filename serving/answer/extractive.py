@@ -9,7 +9,8 @@ No LLM. Every prose sentence of the pack's passages (best passages first, up to
 
 The best sentence is quoted with its ``[n]``; up to ``max_sentences`` more follow when they reach
 ``relative_cutoff`` of its score, and one from another passage only if its own words hold a word of the
-question (a header that names the company and the fiscal year is no reason to quote a signature line) and, when a
+question other than the company's name (a header that names the company and the fiscal year is no reason to quote a
+signature line, nor is "the accounts of Meridian Ledger Systems, Inc." an answer about its shares) and, when a
 value is asked, it states the best sentence's value (:func:`serving.answer.span.same_value`: "$401.9 million"
 and a table's "401,900" in thousands agree; the quarter's "$112.6 million" does not). Cover pages, contents lines, legal notices and navigation are never
 candidates (:mod:`serving.answer.boilerplate`). Whether the question is answerable at all is decided by
@@ -335,6 +336,22 @@ def coverage(question: str, text: str) -> float:
     return len(wanted & set(content_words(spell_period_codes(text)))) / len(wanted)
 
 
+def says_what_is_asked(question: str, sentence: str, subject: str = "") -> bool:
+    """Whether ``sentence`` holds a content word of the question other than those naming ``subject`` (the words of
+    the question that name its document's subject, :func:`serving.answer.anchors.subject_names`): a sentence that
+    only names the company ("The consolidated financial statements include the accounts of Meridian Ledger
+    Systems, Inc.") says nothing about what is asked of it.
+
+    >>> q = "Did Meridian Ledger Systems repurchase any of its own shares?"
+    >>> says_what_is_asked(q, "The statements include the accounts of Meridian Ledger Systems, Inc.", "meridian ledger systems")
+    False
+    >>> says_what_is_asked(q, "In August 2023 the Board authorized a program to repurchase shares.", "meridian ledger systems")
+    True
+    """
+    wanted = set(content_words(question)) - _NOT_COVERED - set(content_words(subject))
+    return bool(wanted & set(content_words(spell_period_codes(sentence))))
+
+
 class ExtractiveAnswerer:
     """Scores sentences with ``score`` (the cross-encoder stage: ``await score(question, texts)``) and
     decides answerability with ``model`` (:func:`resolve_answerability`)."""
@@ -494,8 +511,9 @@ class ExtractiveAnswerer:
         for s in [] if defining else scored[1:]:
             if len(chosen) >= self.settings.max_sentences:
                 break
+            subject = subjects[_where(passages[s.n - 1])]
             if s.score >= self.settings.relative_cutoff * best.score and s.text not in {c.text for c in chosen} \
-                    and (s.n == best.n or coverage(question, s.text) > 0
+                    and (s.n == best.n or says_what_is_asked(question, s.text, subject)
                          and (value is None or same_value(value, _value(question, s) or ""))):
                 chosen.append(s)  # another passage's must say what is asked, and state the same figure as the best
         result.sentences = chosen

@@ -226,7 +226,7 @@ def test_a_sentence_is_added_to_the_answer_only_for_what_it_says():
     """Every chunk of a filing is headed by its cover's title ("CALDER SCIENTIFIC CORPORATION, Form 10-K, fiscal
     year ended …"), so a signature line under it covers the company and "fiscal year" of a question as well as
     the answer does; it was quoted as a second sentence. A sentence of another passage than the best one's joins
-    the answer only if its own words hold a word of the question."""
+    the answer only if its own words hold a word of the question other than the name of its document's subject."""
     async def same(question, texts):  # no ranking model: the question's words decide
         return [0.0 for _ in texts]
 
@@ -240,6 +240,24 @@ def test_a_sentence_is_added_to_the_answer_only_for_what_it_says():
     answer = asyncio.run(answerer.answer("What was Calder Scientific's backlog for the fiscal year?", passages))
     assert answer.answerable and answer.cited == [1], answer
     assert "Castellanos" not in answer.answer and "$212.4 million" in answer.answer, answer.answer
+
+    # Nor do the words that name the company (its document's subject): a sentence that only names it says nothing
+    # of what is asked, however well the ranking model scores it.
+    async def likes_the_name(question, texts):
+        return [1.0 if "612,480" in t else 1.2 if "wholly owned" in t else 0.0 for t in texts]
+
+    answerer.score = likes_the_name
+    title = "MERIDIAN LEDGER SYSTEMS, INC., Form 10-K, fiscal year ended June 30, 2024"
+    where = ("meridian_10k_fy2024.pdf", title)
+    passages = [("During fiscal 2024 we repurchased 612,480 shares for an aggregate of $27.9 million.",
+                 f"{title} > Item 5 > Issuer Purchases of Equity Securities", 0.9, *where),
+                ("The consolidated financial statements include the accounts of Meridian Ledger Systems, Inc. and its "
+                 "wholly owned subsidiaries.", f"{title} > Item 8 > Note 1", 0.8, *where),
+                ("Meridian Ledger Systems authorized a program to repurchase up to $100.0 million of its common stock.",
+                 f"{title} > Item 5 > Issuer Purchases of Equity Securities", 0.7, *where)]
+    answer = asyncio.run(answerer.answer("Did Meridian Ledger Systems repurchase any of its own shares?", passages))
+    assert answer.answerable and answer.cited == [1] and "612,480 shares" in answer.answer, answer
+    assert "wholly owned" not in answer.answer, answer.answer
 
 
 
