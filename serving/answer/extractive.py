@@ -44,7 +44,7 @@ from serving.answer.anchors import (acronyms, anchors, counted_noun, elsewhere, 
 from serving.answer.boilerplate import asks_about_audit, is_audit_wording, is_boilerplate, is_reference_section
 from serving.answer.periods import conflicts, own_periods, periods
 from serving.answer.span import (answer_span, defined_term, defines, expected_type, financial_nouns, focus_words,
-                                 holds_value, measures_agree, mentions, same_value)
+                                 holds_value, measures_agree, mentions, named_measure_words, same_value)
 from serving.answer.tables import TableRow, row_value, table_rows
 from serving.answer.verify import content_words, normalize
 from serving.rerank.combine import minmax
@@ -312,6 +312,7 @@ def focus(question: str, sentence: str) -> float:
     if not wanted:
         return 1.0
     words = set(content_words(spell_period_codes(sentence)))  # a table's "Q3 2019" is the question's "third quarter"
+    words |= named_measure_words(question, sentence)  # "Capital expenditures" states the question's "capex"
     return sum(1 for w in wanted if mentions(w, words)) / len(wanted)
 
 
@@ -329,11 +330,16 @@ def coverage(question: str, text: str) -> float:
 
     >>> coverage("What is the fiscal 2024 capex amount?", "R&D expense was $41.7 million in fiscal 2024.")
     0.5
+
+    A measure is covered under any of its names (:func:`serving.answer.span.named_measure_words`):
+
+    >>> coverage("What is the fiscal 2024 capex amount?", "Capital expenditures were $18.6 million in fiscal 2024.")
+    1.0
     """
     wanted = set(content_words(question)) - _NOT_COVERED
     if not wanted:
         return 0.0
-    return len(wanted & set(content_words(spell_period_codes(text)))) / len(wanted)
+    return len(wanted & (set(content_words(spell_period_codes(text))) | named_measure_words(question, text))) / len(wanted)
 
 
 def says_what_is_asked(question: str, sentence: str, subject: str = "") -> bool:

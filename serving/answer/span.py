@@ -29,7 +29,7 @@ from serving.answer.periods import Periods, match, periods
 from serving.answer.verify import content_words
 
 __all__ = ["answer_span", "asks_ratio", "defined_term", "defines", "expected_type", "focus_words", "holds_value",
-           "mentions", "same_value"]
+           "mentions", "named_measure_words", "same_value"]
 
 _NUMBER_WORDS = ("zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|sixteen|twenty|thirty|"
                  "forty|fifty|sixty|hundred|thousand|million|billion")
@@ -210,7 +210,9 @@ _STARTING = re.compile(r"\b(?:since|from|beginning|began|begun|starting|started|
 _ASKS_YEAR = re.compile(r"\b(?:which|what) year\b|في\s+[اأإ]ي\s+(?:عام|سنة)", re.IGNORECASE)
 #: What a financial statement reports: asked with "what was …", the answer is an amount.
 _FINANCIAL = (r"(?:revenues?|sales|top[- ]line|bottom[- ]line|income|loss|losses|earnings|expenses?|expenditures?|capex|"
-              r"profits?|assets|liabilities|equity|"
+              r"profits?|assets|liabilities|equity|book[- ]value|buybacks?|repurchase[sd]?|cogs|"
+              r"(?:r&d|research\s+and\s+development|d&a|sg&a|selling,?\s+general\s+and\s+administrative)"
+              r"(?:\s+expenses?)?|"
               r"cash|debt|borrowings|commitments?|dividends?|ebitda|backlog|inventor(?:y|ies)|fees|compensation|salary|"
               r"guidance|receivables?|payables?|goodwill|depreciation|amortization|working capital)")
 _ASKS_QUANTITY = re.compile(r"\bwhat\b[^?]{0,100}?\b(?:share|percentage|proportion|rate|ratio|margin|level|amount|"
@@ -219,10 +221,12 @@ _ASKS_QUANTITY = re.compile(r"\bwhat\b[^?]{0,100}?\b(?:share|percentage|proporti
                             r"\bwhat (?:was|were|is|are)\b[^?]{0,100}?\b" + _FINANCIAL + r"\b", re.IGNORECASE)
 _FINANCIAL_NOUN = re.compile(r"\b" + _FINANCIAL + r"\b", re.IGNORECASE)
 #: A measure with what qualifies an income: "net loss", "income before income taxes", "earnings per diluted share".
-_MEASURE = re.compile(r"\b(?:(?P<cost>cost\s+of\s+(?:revenues?|sales|(?:goods|products?)\s+sold))\b|"
+_MEASURE = re.compile(r"\b(?:(?P<cost>cost\s+of\s+(?:revenues?|sales|(?:goods|products?)\s+sold)|cogs)\b|"
                       r"(?P<capex>(?:purchases?|acquisitions?|additions?)\s+(?:of|to)\s+property(?:,?\s+plant)?,?\s+and\s+"
                       r"equipment|capital\s+(?:spending|expenditures?))\b|"
                       r"(?:(?P<qualifier>operating|net|gross|comprehensive|pre-?tax)\s+)?(?P<noun>" + _FINANCIAL + r")\b"
+                      # "inventory reserves", "receivables allowance": another measure, named by its last word
+                      r"(?!\s+(?:reserves?|allowances?|write-?downs?|turnover|impairments?)\b)"
                       r"(?P<tail>\s+(?:before\s+(?:(?:provision\s+for|benefit\s+from)\s+)?income\s+tax(?:es)?|"
                       r"from\s+operations|per\s+(?:diluted\s+|basic\s+)?(?:common\s+)?share|tax(?:es)?)\b)?)", re.IGNORECASE)
 #: A question that asks for a share or a change, whose answer may be a percentage.
@@ -434,13 +438,22 @@ def _period_fit(wanted: Periods, sentence: str, found: list[re.Match], i: int,
     >>> found = list(_QUANTITY.finditer(s))
     >>> [m.group(0) for m in found], [_period_fit(periods("tax rate in Q1 2025?"), s, found, i) for i in (1, 2)]
     (['2025', '23.0%', '23.5%', '2024'], [5, 1])
+
+    The day of a date is part of the period, not a figure that ends one:
+
+    >>> s = "Inventory reserves were $11.6 million at September 30, 2025 and $9.8 million at December 31, 2024."
+    >>> found = list(_QUANTITY.finditer(s))
+    >>> [_period_fit(periods("Inventory reserves at September 30, 2025?"), s, found, i) for i in (0, 3)]
+    [2, -2]
     """
     if not wanted:
         return 0
     respective = _respective_years(sentence, found) if respective is None else respective
     if i in respective:
         return match(wanted, periods(respective[i]))
-    figures = [j for j, m in enumerate(found) if j == i or not re.fullmatch(r"(?:1[89]|20)\d\d", m.group(0).strip(" .,;:"))]
+    dates = [(d.start(), d.end()) for d in _FULL_DATE.finditer(sentence)]  # "September 30, 2025": its 30 is no figure
+    figures = [j for j, m in enumerate(found) if j == i or not (re.fullmatch(r"(?:1[89]|20)\d\d", m.group(0).strip(" .,;:"))
+                                                               or any(a <= m.start() and m.end() <= b for a, b in dates))]
 
     told = {} if told is None else told
 
@@ -869,6 +882,11 @@ def financial_nouns(text: str) -> set[str]:
 
     >>> financial_nouns("Cost of revenue"), financial_nouns("Purchases of property, plant and equipment")
     ({'cost of revenue'}, {'expenditure'})
+
+    Analysts' names: capex, COGS, D&A, R&D, SG&A, buybacks, book value; "inventory reserves" are no inventory.
+
+    >>> [sorted(financial_nouns(t)) for t in ("COGS", "share buybacks", "R&D expenses", "book value", "Inventory reserves")]
+    [['cost of revenue'], ['repurchase'], ['research and development'], ['equity'], []]
     """
     return set(_financial_nouns(text))
 
@@ -882,6 +900,8 @@ def _financial_nouns(text: str) -> frozenset[str]:
             found.add("cost of revenue" if m.group("cost") else "expenditure")
             continue
         noun = " ".join(m.group("noun").lower().split())
+        if "&" in noun or " and " in noun:  # "R&D expenses", "Selling, general and administrative expenses": one measure
+            noun = noun.removesuffix(" expenses").removesuffix(" expense")
         noun = _SINGULAR.get(noun, noun)
         tail = " ".join((m.group("tail") or "").lower().split())
         if noun != "income":
@@ -893,6 +913,43 @@ def _financial_nouns(text: str) -> frozenset[str]:
                          "per share" if tail.startswith("per") else (m.group("qualifier") or "").lower().replace("-", ""))
             found.add(f"{qualifier} income".strip())
     return frozenset(found)
+
+
+def named_measure_words(question: str, text: str) -> frozenset[str]:
+    """The content words of the measures ``question`` names (:func:`financial_nouns`) when ``text`` names one of
+    them under any of its names, else none: a statement's "Capital expenditures" row states the question's "capex",
+    "Cost of sales" its "cost of goods sold (COGS)", "Repurchases of common stock" its "share buybacks".
+
+    >>> sorted(named_measure_words("What was Northwind's capex in 2023?", "Capital expenditures | (24,208)"))
+    ['capex']
+    >>> sorted(named_measure_words("How much did it spend on share buybacks?", "Repurchases of common stock | (31,206)"))
+    ['buyback']
+    >>> named_measure_words("What was Northwind's capex in 2023?", "Net sales | $ 981,340")
+    frozenset()
+
+    A qualifier is part of an income's name only: "operating cash flow" is not stated by a cash balance.
+
+    >>> sorted(named_measure_words("What was its operating cash flow?", "Cash and cash equivalents | 882,114"))
+    ['cash']
+    >>> sorted(named_measure_words("What was its operating profit?", "Operating income | 144,176"))
+    ['operat', 'profit']
+    """
+    return _named_measure_words(question, text)
+
+
+@lru_cache(maxsize=16384)
+def _named_measure_words(question: str, text: str) -> frozenset[str]:
+    named = financial_nouns(text)
+    if not named:
+        return frozenset()
+    words: set[str] = set()
+    for m in _MEASURE.finditer(question):
+        if measures_agree(financial_nouns(m.group(0)), named):
+            qualifier = m.group("qualifier")  # "operating cash" is no cash balance: a qualifier counts only for an income
+            noun_only = qualifier and not financial_nouns(m.group(0)) & {"operating income", "net income", "gross income",
+                                                                         "comprehensive income", "pretax income"}
+            words.update(content_words(m.group(0)[m.start("noun") - m.start():] if noun_only else m.group(0)))
+    return frozenset(words)
 
 
 def measures_agree(asked: set[str], named: set[str]) -> bool:
@@ -912,7 +969,11 @@ _SINGULAR = {"revenues": "revenue", "sales": "revenue", "profits": "income", "pr
              "losses": "income", "loss": "income", "expenses": "expense", "expenditures": "expenditure",
              "capex": "expenditure", "commitments": "commitment", "dividends": "dividend", "inventories": "inventory",
              "receivables": "receivable", "payables": "payable",
-             "top line": "revenue", "top-line": "revenue", "bottom line": "net income", "bottom-line": "net income"}
+             "top line": "revenue", "top-line": "revenue", "bottom line": "net income", "bottom-line": "net income",
+             "book value": "equity", "book-value": "equity", "buyback": "repurchase", "buybacks": "repurchase",
+             "repurchases": "repurchase", "repurchased": "repurchase", "r&d": "research and development", "d&a": "depreciation",
+             "sg&a": "selling general and administrative", "selling general and administrative":
+             "selling general and administrative", "selling, general and administrative": "selling general and administrative"}
 
 
 def asks_ratio(question: str) -> bool:

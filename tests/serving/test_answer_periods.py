@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 
 from cluster.config import load_config
-from serving.answer.extractive import Answerability, ExtractiveAnswerer
+from serving.answer.extractive import Answerability, ExtractiveAnswerer, coverage, focus
 from serving.answer.periods import conflicts, own_periods, periods
 from serving.answer.span import answer_span, expected_type, holds_value, same_value
 from serving.answer.tables import row_value, table_rows
@@ -284,7 +284,7 @@ def test_an_acronym_is_named_by_its_spelled_out_words_and_a_figure_asked_of_one_
     assert not refused.answerable, refused.answer
     answered = _ask("How much did Northwind spend on R&D in 2024?", "Northwind revenue was $112.6 million in 2024.",
                     "Research and development expenses were $41.7 million in 2024.")
-    assert answered.answerable and answered.answer_value == "41.7 million", answered
+    assert answered.answerable and answered.answer_value == "$41.7 million", answered
 
 
 def test_a_figure_the_question_states_with_a_unit_glued_to_it_is_not_the_answer():
@@ -397,3 +397,32 @@ def test_a_balance_and_the_top_line_are_amounts_of_their_measure():
     top = _ask("What was Lakeshore's top line for the fourth quarter of 2024?",
                "Goodwill is tested for impairment annually as of the first day of the fourth quarter of 2024.", TOTALS)
     assert top.answerable and top.answer_value == "$112.6 million", top.answer
+
+
+def test_an_analysts_name_for_a_measure_is_stated_by_the_statements_row():
+    """A statement's rows name the measures an analyst asks by other names: "capex" is "Capital expenditures",
+    "COGS" "Cost of sales", "share buybacks" "Repurchases of common stock", "book value" "Total stockholders'
+    equity". The answerability features read the row as stating what is asked (coverage, focus); a row of another
+    measure states none of it, and "operating cash flow" is no cash balance."""
+    cases = [("What was Northwind's capex in 2023?", "Northwind 2023: Capital expenditures | (24,208)"),
+             ("What was Northwind's COGS in 2024?", "Northwind 2024: Cost of sales | 663,185"),
+             ("How much did Northwind spend on share buybacks in 2024?",
+              "Northwind: how much share spend in 2024: Repurchases of common stock | (31,206)"),
+             ("What was Lakeshore's book value in 2023?", "Lakeshore 2023: Total stockholders’ equity | 810,488")]
+    for question, row in cases:
+        assert coverage(question, row) == 1.0 and focus(question, row) == 1.0, (question, coverage(question, row))
+    assert focus("What was Northwind's capex in 2023?", "Net sales | $ 1,184,207") == 0.0
+    operating = "What was Lakeshore's operating cash flow for 2024?"
+    balance = "Cash, cash equivalents and marketable securities | 882,114 | 796,430"
+    assert coverage(operating, balance) < coverage(operating, "Operating cash flow | 118,300"), coverage(operating, balance)
+    capex = _ask("What was Northwind's capex in 2023?", "Net sales | 2024 | 2023\nNet sales | $ 1,184,207 | $ 1,092,688",
+                 "Year | 2024 | 2023 | 2022\nCapital expenditures | (27,615) | (24,208) | (21,775)")
+    assert capex.answerable and capex.answer_value == "(24,208)" and capex.cited == [2], capex
+
+
+def test_the_day_of_a_date_does_not_end_the_period_of_the_figure_before_it():
+    """ "$11.6 million at September 30, 2025 and $9.8 million at December 31, 2024": the 30 is the date's, so the
+    second figure is 2024's, not 2025's."""
+    answer = _ask("What were inventory reserves at September 30, 2025?",
+                  "Inventory reserves were $11.6 million at September 30, 2025 and $9.8 million at December 31, 2024.")
+    assert answer.answerable and answer.answer_value == "$11.6 million", answer
