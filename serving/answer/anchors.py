@@ -147,6 +147,15 @@ _DOCUMENT_YEAR = re.compile(r"\b((?:19|20)\d\d)\s+(?:amended and restated\s+)?(?
                             re.IGNORECASE)
 
 
+def document_years(question: str) -> set[int]:
+    """The years of ``question`` that name a document rather than a period asked about.
+
+    >>> document_years("What ratio does the 2025 credit agreement permit?"), document_years("What were sales in 2025?")
+    ({2025}, set())
+    """
+    return {int(year) for year in _DOCUMENT_YEAR.findall(question)}
+
+
 def _document_years(question: str, document: str) -> set[str]:
     """The years of ``question`` that name a document and that ``document`` (its passages in the context) states: its
     cover says "Dated as of March 14, 2025", its page 40 does not.
@@ -266,6 +275,10 @@ _IN_UNIT = re.compile(r"\bin ((?:square |cubic )?(?:feet|foot|meters|metres|mile
                       r"employees|shares|units)\b", re.IGNORECASE)
 
 
+#: An analyst's words for the number of employees.
+_HEADCOUNT = re.compile(r"\bhead[- ]?counts?\b|\bworkforce\b|\bsize of (?:its|the|their) (?:work ?force|staff)\b", re.IGNORECASE)
+
+
 def counted_noun(question: str) -> str | None:
     """What a "how many …" question counts (its last word, the head of the noun phrase), or the unit a question
     asks its figure in ("in square feet"), or None.
@@ -276,7 +289,14 @@ def counted_noun(question: str) -> str | None:
     ('vehicles', True)
     >>> counted_noun("How large, in square feet, is the plant?"), counted_noun("What were sales, in thousands?")
     ('square feet', None)
+
+    A headcount or workforce counts employees ("we employed approximately 2,840 people"):
+
+    >>> counted_noun("What was Northwind's headcount at the end of FY2024?")
+    'employees'
     """
+    if _HEADCOUNT.search(question):
+        return "employees"
     match = _HOW_MANY.search(question)
     if not match:
         unit = _IN_UNIT.search(question)

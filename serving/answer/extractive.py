@@ -39,8 +39,8 @@ from pipelines.chunk.sentences import split_sentences
 from pipelines.parse.rst import clean_inline
 from serving.analysis.decompose import decompose, question_end
 from serving.analysis.period_codes import spell_period_codes
-from serving.answer.anchors import (acronyms, anchors, counted_noun, elsewhere, is_question, missing_anchors,
-                                    names_acronym, names_counted, names_places, subject_names)
+from serving.answer.anchors import (acronyms, anchors, counted_noun, document_years, elsewhere, is_question,
+                                    missing_anchors, names_acronym, names_counted, names_places, subject_names)
 from serving.answer.boilerplate import asks_about_audit, is_audit_wording, is_boilerplate, is_reference_section
 from serving.answer.periods import conflicts, own_periods, periods
 from serving.answer.span import (answer_span, defined_term, defines, expected_type, financial_nouns, focus_words,
@@ -426,6 +426,9 @@ class ExtractiveAnswerer:
             eligible = [s for s in eligible if not conflicts(wanted, own_periods(s.text))]
         if wanted and wanted.dates:  # a sentence that names no day speaks of its document's period (its cover's day)
             eligible = [s for s in eligible if not _other_period_document(wanted, s, passages)]
+        asked_years = (wanted if wanted is not None else periods(question)).years - document_years(question)
+        if asked_years:  # nor does one that names no period at all (its report's year), whatever is asked
+            eligible = [s for s in eligible if not _other_year_document(asked_years, s, passages)]
         if kind == "quantity":  # an amount is asked: a sentence without one does not answer
             eligible = [s for s in eligible if s.holds]
         if kind in _AGREEING:  # a figure for Dayton does not answer for Eindhoven
@@ -601,6 +604,40 @@ def _other_period_document(wanted, s: "ScoredSentence", passages: Sequence[tuple
         return False
     reported = periods(_where(passages[s.n - 1])).dates
     return bool(reported) and not {month for _, month in wanted.dates} & {month for _, month in reported}
+
+
+#: The period a filing's title says it reports on: "Form 10-K, fiscal year ended June 30, 2024".
+_REPORTED = re.compile(r"\b(?:fiscal year|quarterly period|transition period|year|period) ended\s+[^,]{0,20},?\s*(?:19|20)\d\d\b",
+                       re.IGNORECASE)
+
+
+def _other_year_document(years: set[int], s: "ScoredSentence", passages: Sequence[tuple]) -> bool:
+    """Whether ``s`` and its section name no period at all while its document reports on a year other than ``years``
+    (the years the question asks about, not those naming a document: "the 2025 credit agreement") (its title: "Form 10-K, fiscal year ended December 31, 2024"): "The weighted-average grant-date fair
+    value of restricted stock units granted during the year was $68.42" is 2024's, not 2023's. A document whose title
+    names no reporting period (a proxy statement, an 8-K dated when it was filed) is not read so.
+
+    >>> import dataclasses
+    >>> from serving.answer.periods import periods
+    >>> title = "NORTHWIND, INC., Form 10-K, fiscal year ended December 31, 2024"
+    >>> s = ScoredSentence(1, 0, 0, "The fair value of units granted during the year was $68.42 per share.",
+    ...                    f"{title} › Note 9", 0.0, 0.0)
+    >>> tenk = ("text", "header", 0.9, f"nw.pdf {title}")
+    >>> eightk = ("text", "header", 0.9, "lksh.htm LAKESHORE, INC., Form 8-K, February 26, 2025")
+    >>> q = {2023}
+    >>> _other_year_document(q, s, [tenk]), _other_year_document({2024}, s, [tenk])
+    (True, False)
+    >>> _other_year_document(q, s, [eightk])
+    False
+    >>> _other_year_document(q, dataclasses.replace(s, header=f"{title} › Fiscal 2023 Compared with Fiscal 2022"), [tenk])
+    False
+    """
+    reported = _REPORTED.search(_where(passages[s.n - 1]))
+    if reported is None or s.row is not None or own_periods(s.text):
+        return False
+    if periods(s.header.replace(reported.group(0), "")):  # its section's ("Fiscal 2023 Compared with Fiscal 2022")
+        return False
+    return not years & periods(reported.group(0)).years
 
 
 def _where(passage: tuple) -> str:

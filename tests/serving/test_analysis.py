@@ -105,6 +105,17 @@ def test_rephrasings_are_distinct_from_the_query():
     assert rephrasings("EPOLLET") == []
 
 
+def test_an_analysts_name_for_a_measure_is_also_searched_as_a_statement_writes_it():
+    """ "capex" and "top line" are searched as "capital expenditures" and "net sales" too (a filing's rows); a
+    question without such a name, and an acronym reports print themselves (SG&A), get no such variant."""
+    cfg = load_config()
+    plan = analyse_query(SearchRequest(query="What was Northwind's FY2023 capex?"), cfg)
+    measures = [v.text for v in plan.targets[0].variants if v.kind == "measures"]
+    assert measures == ["What was Northwind's fiscal 2023 capital expenditures purchases of property and equipment?"]
+    for query in ("What does the top command show?", "What defines competitive advantage in SG&A functions?"):
+        assert not [v for v in analyse_query(SearchRequest(query=query), cfg).targets[0].variants if v.kind == "measures"]
+
+
 def test_multi_query_can_be_switched_off():
     cfg = load_config()
     plan = analyse_query(SearchRequest(query="How do I create a venv?", multi_query=False), cfg)

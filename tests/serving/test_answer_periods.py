@@ -426,3 +426,25 @@ def test_the_day_of_a_date_does_not_end_the_period_of_the_figure_before_it():
     answer = _ask("What were inventory reserves at September 30, 2025?",
                   "Inventory reserves were $11.6 million at September 30, 2025 and $9.8 million at December 31, 2024.")
     assert answer.answerable and answer.answer_value == "$11.6 million", answer
+
+
+def test_a_sentence_naming_no_period_speaks_of_its_reports_year_and_a_headcount_counts_employees():
+    """A 10-K's "granted during the year" is its fiscal year's: it does not answer for another year, while an 8-K's
+    title (the day it was filed) says nothing of the year its sentences speak of. A headcount is a count of employees,
+    not of the countries named beside it."""
+    title = "NORTHWIND PRECISION INSTRUMENTS, INC., Form 10-K, fiscal year ended December 31, 2024"
+    note = ("The weighted-average grant-date fair value of restricted stock units granted during the year was $68.42 "
+            "per share. Units vest under the 2023 Plan.")
+
+    def quoted(question, where):
+        return asyncio.run(_answerer().answer(question, [(note, f"{where} › Note 9", 0.9, "nw.pdf", where)])).answer
+
+    assert "$68.42" not in quoted("What was the fair value of restricted stock units Northwind granted in 2023?", title)
+    assert "$68.42" in quoted("What was the fair value of restricted stock units Northwind granted in 2024?", title)
+    assert "$68.42" in quoted("What was the fair value of restricted stock units Northwind granted in 2023?",
+                              "NORTHWIND PRECISION INSTRUMENTS, INC., Form 8-K, February 26, 2025")
+    counted = _ask("What was Northwind's headcount at the end of 2024?",
+                   "At the end of 2024 Northwind designs, manufactures and services precision measurement systems used "
+                   "by industrial, aerospace and life-science customers in more than forty countries.",
+                   "At the end of 2024 Northwind employed approximately 2,840 people.")
+    assert counted.answerable and counted.answer_value.startswith("2,840") and counted.cited == [2], counted
