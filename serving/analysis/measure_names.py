@@ -12,6 +12,8 @@ path reads the same measures under all their names (:func:`serving.answer.span.f
 "What was Northwind's capital expenditures purchases of property and equipment in 2023, and its revenue net sales?"
 >>> spell_measure_names("How much did Globex spend on share buybacks and R&D?")
 'How much did Globex spend on share repurchases of common stock and R&D?'
+>>> spell_measure_names("How many shares did Halberd buy back in August 2025?")
+'How many shares did Halberd repurchase purchases of shares in August 2025?'
 >>> spell_measure_names("What does the top command show?")
 'What does the top command show?'
 """
@@ -34,6 +36,8 @@ _NAMES = {
     "opex": "operating expenses",
     "buybacks": "repurchases of common stock",
     "buyback": "repurchases of common stock",
+    "buy back": "repurchase purchases of shares",
+    "bought back": "repurchased purchases of shares",
     "book value": "stockholders' equity",
     "headcount": "employees",
     "head count": "employees",
@@ -44,5 +48,5 @@ _NAME = re.compile(r"(?<![\w&-])(?:" + "|".join(re.escape(n) for n in sorted(_NA
 
 def spell_measure_names(text: str) -> str:
     """``text`` with each analyst's name of a measure (capex, COGS, opex, top line, bottom line, net profit,
-    buybacks, book value, headcount) replaced by the words a financial statement uses for it."""
+    buybacks, buy back, book value, headcount) replaced by the words a financial statement uses for it."""
     return _NAME.sub(lambda m: _NAMES[m.group(0).lower()], text)

@@ -65,11 +65,26 @@ _MONTHS = {m: i for i, m in enumerate("jan feb mar apr may jun jul aug sep oct n
 _DAY = re.compile(r"\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2},?\s+((?:19|20)\d\d)\b")
 
 
+#: A month of a year without its day ("May 2024"), and one named as the span asked about ("in May 2024").
+_MONTH_NAME = r"(January|February|March|April|May|June|July|August|September|October|November|December)"
+_MONTH_OF_YEAR = re.compile(r"\b" + _MONTH_NAME + r"\s+((?:19|20)\d\d)\b")
+_IN_MONTH = re.compile(r"\b(?:in|during)\s+(?:the\s+month\s+of\s+)?" + _MONTH_NAME + r"\s+(?:19|20)\d\d\b")
+
+
 def periods(text: str) -> Periods:
     """The periods ``text`` names (see the module docstring).
 
     >>> sorted(periods("cash as of September 30, 2024 and Dec. 31, 2023").dates)
     [(2023, 12), (2024, 9)]
+
+    A month of a year is a day's month, and "in May 2024" asks about that one month: a fiscal year's or nine
+    months' figure is not its figure.
+
+    >>> p = periods("How many shares did it buy back in May 2024?")
+    >>> sorted(p.dates), sorted(p.months), conflicts(p, periods("During fiscal 2024 we repurchased 612,480 shares"))
+    ([(2024, 5)], [1], True)
+    >>> conflicts(p, periods("May 1 - May 31, 2024 | 71,900")), sorted(periods("cash as of December 2024").months)
+    (False, [])
     """
     years = {int(m.group(0)) for m in _YEAR.finditer(text)}
     for m in _FY.finditer(text):
@@ -77,7 +92,10 @@ def periods(text: str) -> Periods:
         years.add(int(digits) if len(digits) == 4 else 2000 + int(digits))
     quarters = {(_ORDINALS[m.group(1).lower()] if m.group(1) else int(m.group(2))) for m in _QUARTER.finditer(text)}
     dates = {(int(m.group(2)), _MONTHS[m.group(1)[:3].lower()]) for m in _DAY.finditer(text)}
+    dates |= {(int(m.group(2)), _MONTHS[m.group(1)[:3].lower()]) for m in _MONTH_OF_YEAR.finditer(text)}
     months = {n for n, span in _SPANS if span.search(text)}
+    if _IN_MONTH.search(text):  # "in May 2024": one month
+        months.add(1)
     return Periods(frozenset(years), frozenset(quarters), bool(_ANNUAL.search(text)), bool(_INTERIM.search(text)),
                    frozenset(dates), frozenset(months))
 

@@ -211,6 +211,7 @@ _ASKS_YEAR = re.compile(r"\b(?:which|what) year\b|في\s+[اأإ]ي\s+(?:عام|
 #: What a financial statement reports: asked with "what was …", the answer is an amount.
 _FINANCIAL = (r"(?:revenues?|sales|top[- ]line|bottom[- ]line|income|loss|losses|earnings|expenses?|expenditures?|capex|"
               r"profits?|assets|liabilities|equity|book[- ]value|buybacks?|repurchase[sd]?|cogs|"
+              r"b(?:uys?|uying|ought)\s+back|(?:shares|stock)\s+(?:re)?purchased|"
               r"(?:r&d|research\s+and\s+development|d&a|sg&a|selling,?\s+general\s+and\s+administrative)"
               r"(?:\s+expenses?)?|"
               r"cash|debt|borrowings|commitments?|dividends?|ebitda|backlog|inventor(?:y|ies)|fees|compensation|salary|"
@@ -883,10 +884,13 @@ def financial_nouns(text: str) -> set[str]:
     >>> financial_nouns("Cost of revenue"), financial_nouns("Purchases of property, plant and equipment")
     ({'cost of revenue'}, {'expenditure'})
 
-    Analysts' names: capex, COGS, D&A, R&D, SG&A, buybacks, book value; "inventory reserves" are no inventory.
+    Analysts' names: capex, COGS, D&A, R&D, SG&A, buybacks and buying back, book value; "inventory reserves" are no
+    inventory.
 
     >>> [sorted(financial_nouns(t)) for t in ("COGS", "share buybacks", "R&D expenses", "book value", "Inventory reserves")]
     [['cost of revenue'], ['repurchase'], ['research and development'], ['equity'], []]
+    >>> financial_nouns("How many shares did it buy back?") == financial_nouns("Total Number of Shares Purchased")
+    True
     """
     return set(_financial_nouns(text))
 
@@ -971,7 +975,10 @@ _SINGULAR = {"revenues": "revenue", "sales": "revenue", "profits": "income", "pr
              "receivables": "receivable", "payables": "payable",
              "top line": "revenue", "top-line": "revenue", "bottom line": "net income", "bottom-line": "net income",
              "book value": "equity", "book-value": "equity", "buyback": "repurchase", "buybacks": "repurchase",
-             "repurchases": "repurchase", "repurchased": "repurchase", "r&d": "research and development", "d&a": "depreciation",
+             "repurchases": "repurchase", "repurchased": "repurchase", "buy back": "repurchase",
+             "buys back": "repurchase", "buying back": "repurchase", "bought back": "repurchase",
+             "shares purchased": "repurchase", "stock purchased": "repurchase", "shares repurchased": "repurchase",
+             "stock repurchased": "repurchase", "r&d": "research and development", "d&a": "depreciation",
              "sg&a": "selling general and administrative", "selling general and administrative":
              "selling general and administrative", "selling, general and administrative": "selling general and administrative"}
 

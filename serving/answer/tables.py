@@ -292,6 +292,40 @@ def _record_value(question: str, asked, row: TableRow, own: int) -> str | None:
     return best
 
 
+def _period_row_value(question: str, asked, row: TableRow, labelled) -> str | None:
+    """The cell of a row that is a period, in a table whose columns are measures (an issuer's purchases of its
+    shares by month: "May 1 - May 31, 2024 | 71,900 | $ 44.62 | …"), under the head that names what the question
+    asks (its measure under any name, else the most of its words); None unless the question asks for that period.
+
+    >>> heads = ("Total Number of Shares Purchased", "Average Price Paid per Share", "Dollar Value That May Yet Be Purchased")
+    >>> may = TableRow(0, 0, "May 1 - May 31, 2024", ("71,900", "$ 44.62", "$ 75,633"), heads)
+    >>> [row_value(q, may) for q in ("How many shares did Meridian buy back in May 2024?",
+    ...                              "What average price per share did Meridian pay in May 2024?",
+    ...                              "How many shares did Meridian buy back in June 2024?",
+    ...                              "How many shares did Meridian buy back?",
+    ...                              "How many shares did Meridian buy back in 2024?")]
+    ['71,900', '$ 44.62', None, None, None]
+    """
+    if not (asked.years or asked.dates) or conflicts(asked, labelled) or not asked.years & labelled.years:
+        return None
+    if (asked.dates or labelled.dates) and not asked.dates & labelled.dates:
+        return None  # the month asked, and a month's row answers for no year
+    if labelled.quarters and not asked.quarters & labelled.quarters:
+        return None
+    wanted, words = financial_nouns(question), _head_words(question)
+    best, best_key = None, (0, 0, 0.0)
+    for head, cell in zip(row.headers, row.cells):
+        named = _head_words(head)
+        hits = len(named & words)
+        agrees = bool(wanted) and measures_agree(wanted, financial_nouns(head))
+        if not (hits or agrees) or not _is_figure(cell):
+            continue
+        key = (int(agrees), hits, hits / max(len(named), 1))
+        if key > best_key:
+            best, best_key = cell, key
+    return best
+
+
 #: Words that name no column: "What was the CFO's total compensation in 2024?" names "total" and "compensation".
 _NOT_HEADS = frozenset("a an and as at by did do does for from how in is it its of on or the to was were what which "
                        "who much many s".split())
@@ -351,6 +385,8 @@ def row_value(question: str, row: TableRow) -> str | None:
     own = _own_year(row)
     if own is not None:
         return _record_value(question, asked, row, own)
+    if not any(_PERIOD.search(h) for h in row.headers) and (labelled := periods(row.label)).years:
+        return _period_row_value(question, asked, row, labelled)
     share = asks_ratio(question)  # "what percentage …": the column of percentages, else never one
     figures = [(periods(h), c, (c.endswith("%") or "percent" in h.lower()) == share)  # each header read once
                for h, c in zip(row.headers, row.cells) if _is_figure(c)]
