@@ -165,7 +165,7 @@ def _document_years(question: str, document: str) -> set[str]:
     >>> _document_years("What were sales in 2025?", "Dated as of March 14, 2025")
     set()
     """
-    return {year for year in _DOCUMENT_YEAR.findall(question) if year in _words(document)}
+    return {str(year) for year in document_years(question) if str(year) in _words(document)}
 
 
 def subject_names(question: str, document: str, subject: str) -> list[str]:

@@ -612,13 +612,13 @@ _REPORTED = re.compile(r"\b(?:fiscal year|quarterly period|transition period|yea
 
 
 def _other_year_document(years: set[int], s: "ScoredSentence", passages: Sequence[tuple]) -> bool:
-    """Whether ``s`` and its section name no period at all while its document reports on a year other than ``years``
-    (the years the question asks about, not those naming a document: "the 2025 credit agreement") (its title: "Form 10-K, fiscal year ended December 31, 2024"): "The weighted-average grant-date fair
-    value of restricted stock units granted during the year was $68.42" is 2024's, not 2023's. A document whose title
-    names no reporting period (a proxy statement, an 8-K dated when it was filed) is not read so.
+    """Whether ``s`` and its section name no period at all while its document's title reports on a year other than
+    ``years`` (the years the question asks about, not those naming a document: "the 2025 credit agreement"). In a
+    "Form 10-K, fiscal year ended December 31, 2024", "The weighted-average grant-date fair value of restricted stock
+    units granted during the year was $68.42" is 2024's, not 2023's. A document whose title names no reporting period
+    (a proxy statement, an 8-K dated when it was filed) is not read so.
 
     >>> import dataclasses
-    >>> from serving.answer.periods import periods
     >>> title = "NORTHWIND, INC., Form 10-K, fiscal year ended December 31, 2024"
     >>> s = ScoredSentence(1, 0, 0, "The fair value of units granted during the year was $68.42 per share.",
     ...                    f"{title} › Note 9", 0.0, 0.0)
