@@ -42,7 +42,7 @@ from serving.analysis.period_codes import spell_period_codes
 from serving.answer.anchors import (acronyms, anchors, counted_noun, document_years, elsewhere, is_question,
                                     missing_anchors, names_acronym, names_counted, names_places, subject_names)
 from serving.answer.boilerplate import asks_about_audit, is_audit_wording, is_boilerplate, is_reference_section
-from serving.answer.periods import conflicts, own_periods, periods
+from serving.answer.periods import conflicts, own_periods, periods, stated_period_words
 from serving.answer.span import (answer_span, defined_term, defines, expected_type, financial_nouns, focus_words,
                                  holds_value, measures_agree, mentions, named_measure_words, same_value)
 from serving.answer.tables import TableRow, row_value, table_rows
@@ -313,6 +313,7 @@ def focus(question: str, sentence: str) -> float:
         return 1.0
     words = set(content_words(spell_period_codes(sentence)))  # a table's "Q3 2019" is the question's "third quarter"
     words |= named_measure_words(question, sentence)  # "Capital expenditures" states the question's "capex"
+    words |= stated_period_words(question, sentence)  # a row's "2025: (31,740)" states "the first nine months of 2025"
     return sum(1 for w in wanted if mentions(w, words)) / len(wanted)
 
 
@@ -339,7 +340,9 @@ def coverage(question: str, text: str) -> float:
     wanted = set(content_words(question)) - _NOT_COVERED
     if not wanted:
         return 0.0
-    return len(wanted & (set(content_words(spell_period_codes(text))) | named_measure_words(question, text))) / len(wanted)
+    stated = set(content_words(spell_period_codes(text))) | named_measure_words(question, text)
+    stated |= stated_period_words(question, text)  # a row's "2025: (31,740)" states "the first nine months of 2025"
+    return len(wanted & stated) / len(wanted)
 
 
 def says_what_is_asked(question: str, sentence: str, subject: str = "") -> bool:
@@ -442,6 +445,8 @@ class ExtractiveAnswerer:
         noun = counted_noun(question)
         if noun is not None:
             eligible = [s for s in eligible if names_counted(noun, s.text)]
+        if _ASKS_OUTLOOK.search(question):  # "2025 net sales guidance" is not answered by the net sales reported
+            eligible = [s for s in eligible if _STATES_OUTLOOK.search(f"{s.header} {s.text}")]
         if not (self.settings.require_anchors and anchors(question)):
             return eligible, []
 
@@ -532,6 +537,12 @@ class ExtractiveAnswerer:
         return result
 
 
+#: A question about what a company expects, and the words of a sentence that states an expectation.
+_ASKS_OUTLOOK = re.compile(r"\b(?:guidance|outlook|forecasts?)\b", re.IGNORECASE)
+_STATES_OUTLOOK = re.compile(r"\b(?:guidance|guid(?:e[sd]?|ing)|outlook|forecast\w*|expect\w*|anticipat\w*|project(?:s|ed|ions?)|"
+                             r"estimate[sd]?|plan(?:s|ned)? to|target(?:s|ed)?)\b", re.IGNORECASE)
+
+
 def _named_rows_first(question: str, scored: list[ScoredSentence]) -> list[ScoredSentence]:
     """``scored`` with the table rows whose label the question names whole moved ahead of the other rows of their
     passage: "audit fees" asks for the "Audit Fees" row, not "Audit-Related Fees"; "revenue of the Payments segment"
@@ -569,6 +580,14 @@ def _without_unnamed_rows(question: str, eligible: list[ScoredSentence],
     ['International']
     >>> [x.text for x in _without_unnamed_rows("What was total revenue in 2024?", scored, scored)]
     ['Total revenue']
+
+    A question that names two rows by their names asks for the cell where they cross ("How much revenue did the
+    Paddle segment earn in Europe?"), which a row of segments or of regions does not hold; a sentence may:
+
+    >>> rows += table_rows("Net sales | 2024\\nPaddle | 73,191\\nCycling | 141,210\\nTotal net sales | 214,401")
+    >>> scored = [ScoredSentence(1, 0, 0, r.label, "", 0.0, 0.0, row=r) for r in rows]
+    >>> _without_unnamed_rows("What revenue did the Paddle segment earn in United States in 2024?", scored, scored)
+    []
     """
     asked = set(content_words(question))
     named = []  # (label words, measures) of each row the question names whole
@@ -578,6 +597,10 @@ def _without_unnamed_rows(question: str, eligible: list[ScoredSentence],
                 named.append((label, measures))
     if not named:
         return eligible
+    named_by_name = {frozenset(label) for label, _ in named if label <= _anchor_words(question)}
+    if len(named_by_name) > 1:  # "Paddle segment revenue … in Europe": a cell of two rows' crossing, which no row is
+        eligible = [s for s in eligible if s.row is None or all(label <= set(content_words(s.row.label))
+                                                                for label in named_by_name)]
     kept = []
     for s in eligible:
         if s.row is not None and not (own := set(content_words(s.row.label))) <= asked:
@@ -586,6 +609,11 @@ def _without_unnamed_rows(question: str, eligible: list[ScoredSentence],
                 continue
         kept.append(s)
     return kept
+
+
+def _anchor_words(question: str) -> set[str]:
+    """The content words of the question's anchors (:func:`serving.answer.anchors.anchors`): the names it gives."""
+    return {w for a in anchors(question) for w in content_words(a)}
 
 
 def _other_period_document(wanted, s: "ScoredSentence", passages: Sequence[tuple]) -> bool:

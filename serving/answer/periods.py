@@ -24,7 +24,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-__all__ = ["Periods", "conflicts", "match", "own_periods", "periods"]
+from serving.analysis.period_phrases import PERIOD_PHRASE
+from serving.answer.verify import content_words
+
+__all__ = ["Periods", "conflicts", "match", "own_periods", "period_words", "periods", "stated_period_words"]
 
 _YEAR = re.compile(r"(?<![\d.,$])(?:19[5-9]\d|20\d\d)(?![\d.,]\d)")
 _FY = re.compile(r"\bFY\s?'?(\d{2}|\d{4})\b", re.IGNORECASE)
@@ -170,3 +173,43 @@ def match(asked: Periods, stated: Periods) -> int:
     score = 2 * len(asked.years & stated.years) + 2 * len(asked.quarters & stated.quarters)
     score += (1 if asked.annual and stated.annual else 0) + (1 if asked.interim and stated.interim else 0)
     return score - (2 if conflicts(asked, stated) else 0)
+
+
+def period_words(question: str) -> frozenset[str]:
+    """The content words of the phrases in ``question`` that only say which period
+    (:data:`serving.analysis.period_phrases.PERIOD_PHRASE`: "the first nine months of", "the quarter ended
+    September 30,", "versus the prior-year quarter"), without its years. Which period a sentence speaks of is
+    checked on its own (:func:`conflicts`, :func:`match`), and a statement's row names its period in
+    a column head ("2025: (31,740)"), not in these words (:func:`stated_period_words`).
+
+    >>> sorted(period_words("How much did Halberd spend on equipment in the first nine months of 2025?"))
+    ['first', 'month', 'nine']
+    >>> sorted(period_words("What was the top line for the quarter ended September 30, 2025?"))
+    ['30', 'ended', 'quarter', 'september']
+    >>> sorted(period_words("How fast did sales grow in Q3 2025 versus the prior-year quarter?"))
+    ['prior', 'q3', 'quarter', 'versu', 'year']
+    >>> period_words("Which quarterback won the first game in 2021?")
+    frozenset()
+    """
+    spans = " ".join(m.group(0) for m in PERIOD_PHRASE.finditer(question))
+    return frozenset(w for w in content_words(spans) if not _YEAR.fullmatch(w))
+
+
+def stated_period_words(question: str, text: str) -> frozenset[str]:
+    """The period words of ``question`` (:func:`period_words`) that ``text`` states by naming an asked year or
+    quarter and no other period of the kind asked (:func:`conflicts`); else none. A cash-flow statement's row
+    "Purchases of property, plant and equipment — 2025: (31,740)" states "the first nine months of 2025" as well
+    as a sentence that repeats those words.
+
+    >>> q = "How much did Halberd spend on equipment in the first nine months of 2025?"
+    >>> sorted(stated_period_words(q, "Purchases of property, plant and equipment — 2025: (31,740); 2024: (28,915)"))
+    ['first', 'month', 'nine']
+    >>> stated_period_words(q, "Purchases of property and equipment — 2023: (22,104)")
+    frozenset()
+    """
+    words = period_words(question)
+    if not words:
+        return words
+    asked, stated = periods(question), own_periods(text)
+    named = asked.years & stated.years or asked.quarters & stated.quarters
+    return words if named and not conflicts(asked, stated) else frozenset()

@@ -223,8 +223,13 @@ _ASKS_QUANTITY = re.compile(r"\bwhat\b[^?]{0,100}?\b(?:share|percentage|proporti
 _FINANCIAL_NOUN = re.compile(r"\b" + _FINANCIAL + r"\b", re.IGNORECASE)
 #: A measure with what qualifies an income: "net loss", "income before income taxes", "earnings per diluted share".
 _MEASURE = re.compile(r"\b(?:(?P<cost>cost\s+of\s+(?:revenues?|sales|(?:goods|products?)\s+sold)|cogs)\b|"
-                      r"(?P<capex>(?:purchases?|acquisitions?|additions?)\s+(?:of|to)\s+property(?:,?\s+plant)?,?\s+and\s+"
-                      r"equipment|capital\s+(?:spending|expenditures?))\b|"
+                      r"(?P<capex>(?:purchases?|acquisitions?|additions?|spend(?:s|ing)?|spent|invest(?:s|ed|ments?)?)\s+"
+                      r"(?:of|to|on|in)\s+(?:property(?:,?\s+plant)?,?\s+and\s+equipment|PP&E)|"
+                      r"capital\s+(?:spending|expenditures?))(?!\w)|"
+                      r"(?P<deferred>(?:deferred|unearned)\s+(?:revenues?|income))\b|"  # a liability, not an income
+                      # a flow of the cash-flow statement, not the balance of cash
+                      r"(?P<cashflow>(?:net\s+)?cash\s+(?:flows?\s+)?(?:(?:provided|generated)\s+(?:by|from)\s+|from\s+|used\s+(?:in|by)\s+)"
+                      r"(?:\(used\s+in\)\s+)?operati(?:ng\s+activities|ons)|operating\s+cash\s+flows?)\b|"
                       r"(?:(?P<qualifier>operating|net|gross|comprehensive|pre-?tax)\s+)?(?P<noun>" + _FINANCIAL + r")\b"
                       # "inventory reserves", "receivables allowance": another measure, named by its last word
                       r"(?!\s+(?:reserves?|allowances?|write-?downs?|turnover|impairments?)\b)"
@@ -883,6 +888,12 @@ def financial_nouns(text: str) -> set[str]:
 
     >>> financial_nouns("Cost of revenue"), financial_nouns("Purchases of property, plant and equipment")
     ({'cost of revenue'}, {'expenditure'})
+    >>> financial_nouns("How much did it spend on PP&E?"), financial_nouns("Deferred revenue, current portion")
+    ({'expenditure'}, {'deferred revenue'})
+    >>> financial_nouns("cash from operations") == financial_nouns("Net cash provided by operating activities")
+    True
+    >>> financial_nouns("Cash and cash equivalents"), financial_nouns("operating cash flow")
+    ({'cash'}, {'operating cash flow'})
 
     Analysts' names: capex, COGS, D&A, R&D, SG&A, buybacks and buying back, book value; "inventory reserves" are no
     inventory.
@@ -895,13 +906,19 @@ def financial_nouns(text: str) -> set[str]:
     return set(_financial_nouns(text))
 
 
+#: The measures :data:`_MEASURE` names by a group of their own, and what each is called.
+_NAMED_MEASURES = (("cost", "cost of revenue"), ("capex", "expenditure"), ("deferred", "deferred revenue"),
+                   ("cashflow", "operating cash flow"))
+
+
 @lru_cache(maxsize=1024)
 def _financial_nouns(text: str) -> frozenset[str]:
     """:func:`financial_nouns`, once per text (the answer path asks for the question's with every candidate)."""
     found = set()
     for m in _MEASURE.finditer(text):
-        if m.group("cost") or m.group("capex"):
-            found.add("cost of revenue" if m.group("cost") else "expenditure")
+        special = next((name for group, name in _NAMED_MEASURES if m.group(group)), None)
+        if special:
+            found.add(special)
             continue
         noun = " ".join(m.group("noun").lower().split())
         if "&" in noun or " and " in noun:  # "R&D expenses", "Selling, general and administrative expenses": one measure
@@ -933,8 +950,8 @@ def named_measure_words(question: str, text: str) -> frozenset[str]:
 
     A qualifier is part of an income's name only: "operating cash flow" is not stated by a cash balance.
 
-    >>> sorted(named_measure_words("What was its operating cash flow?", "Cash and cash equivalents | 882,114"))
-    ['cash']
+    >>> named_measure_words("What was its operating cash flow?", "Cash and cash equivalents | 882,114")
+    frozenset()
     >>> sorted(named_measure_words("What was its operating profit?", "Operating income | 144,176"))
     ['operat', 'profit']
     """
@@ -962,9 +979,15 @@ def measures_agree(asked: set[str], named: set[str]) -> bool:
 
     >>> measures_agree({"net income"}, {"operating income"}), measures_agree({"income"}, {"net income", "cash"})
     (False, True)
+
+    The cash a question asks about may be a flow ("How much cash did operations generate?"); the operating cash
+    flow it asks about is no balance of cash:
+
+    >>> measures_agree({"cash"}, {"operating cash flow"}), measures_agree({"operating cash flow"}, {"cash"})
+    (True, False)
     """
     return any(a == n or (a.split()[-1] == n.split()[-1] == "income" and (a == "income" or n == "income"))
-               for a in asked for n in named)
+               or (a == "cash" and n == "operating cash flow") for a in asked for n in named)
 
 
 #: One measure under its names: singular and plural ("Inventories" is the question's "inventory"), and the words

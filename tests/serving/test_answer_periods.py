@@ -448,3 +448,44 @@ def test_a_sentence_naming_no_period_speaks_of_its_reports_year_and_a_headcount_
                    "by industrial, aerospace and life-science customers in more than forty countries.",
                    "At the end of 2024 Northwind employed approximately 2,840 people.")
     assert counted.answerable and counted.answer_value.startswith("2,840") and counted.cited == [2], counted
+
+
+def test_a_rows_period_states_the_questions_period_words_and_a_cash_flow_is_no_balance():
+    """A cash-flow statement's row names its period by the year in its column head ("2025: (31,740)"), not by
+    the question's "first nine months of": those words count as stated by a text that names the asked year and no
+    other period of the kind asked. Spending on property, plant and equipment is the capex row; cash from
+    operations is a flow, not the balance of cash; deferred revenue is no revenue."""
+    question = "How much did Halberd spend on property, plant and equipment in the first nine months of 2025?"
+    row = "Halberd: Purchases of property, plant and equipment (in thousands) — 2025: (31,740); 2024: (28,915)"
+    assert coverage(question, row) == 0.9 and focus(question, row) == 1.0, (coverage(question, row), focus(question, row))  # all but "much"
+    other_year = "Halberd: Purchases of property, plant and equipment (in thousands) — 2023: (22,104)"
+    assert coverage(question, other_year) < 0.75, coverage(question, other_year)
+    flow = "What was Lakeshore's cash from operations for full-year 2024?"
+    balance = "December 31, | 2024 | 2023\nCash, cash equivalents and marketable securities | 882,114 | 796,430"
+    assert not _ask(flow, balance).answerable
+    operating = _ask(flow, balance, "Year | 2024 | 2023\nNet cash provided by operating activities | 118,300 | 96,800")
+    assert operating.answerable and operating.answer_value == "118,300" and operating.cited == [2], operating
+    top_line = "What was Northwind's top line in fiscal 2024?"
+    assert not _ask(top_line, "Deferred revenue | 2024 | 2023\nDeferred revenue | 61,337 | 54,210").answerable
+
+
+def test_guidance_is_answered_by_an_expectation_not_by_the_figure_reported():
+    """ "What full-year 2025 net sales guidance did Halberd give?" is not answered by the quarter's net sales; a
+    sentence that states what the company expects answers it."""
+    reported = "Halberd's total net sales increased 6.0% to $412.8 million in the third quarter of 2025."
+    question = "What full-year 2025 net sales guidance did Halberd give?"
+    assert not _ask(question, reported).answerable
+    guided = _ask(question, reported, "Halberd now expects full-year 2025 net sales of $1.50 billion to $1.54 billion.")
+    assert guided.answerable and guided.cited == [2], guided
+
+
+def test_a_question_naming_two_rows_asks_for_their_crossing_which_no_row_holds():
+    """ "How much Paddle segment revenue did Northwind generate in Europe?" names a row of the segment table and a row
+    of the regions table: neither row holds Paddle's European revenue, so the answer is refused; asked for Europe
+    alone, the region's row answers."""
+    segments = "Net sales | 2025 | 2024\nTrail & Camp | 198,405 | 183,270\nPaddle | 73,191 | 68,690\nTotal net sales | 412,806 | 389,415"
+    regions = "Net sales | 2025 | 2024\nAmericas | 313,279 | 296,750\nEurope | 58,117 | 52,660\nTotal net sales | 412,806 | 389,415"
+    both = f"{segments}\n\n{regions}"  # one passage: a 10-Q's segment note holds both
+    assert not _ask("How much Paddle segment revenue did Northwind generate in Europe in 2025?", both).answerable
+    europe = _ask("How much revenue did Northwind generate in Europe in 2025?", both)
+    assert europe.answerable and europe.answer_value == "58,117", europe
