@@ -16,6 +16,7 @@ from cluster.config import StrataConfig
 from serving.analysis.decompose import SectionRef, decompose
 from serving.analysis.identifiers import find_identifiers
 from serving.analysis.measure_names import spell_measure_names
+from serving.analysis.period_phrases import without_periods
 from serving.analysis.period_codes import spell_period_codes
 from serving.analysis.router import decide_route
 from serving.analysis.script import embedder_reads
@@ -125,6 +126,8 @@ def analyse_query(request: SearchRequest, cfg: StrataConfig, hints: "LLMHints | 
                 variants.append(Variant(spelled, "periods", settings.variant_weight))
             if (named := spell_measure_names(spelled)) != spelled:  # "capex" as a statement says it
                 variants.append(Variant(named, "measures", settings.variant_weight))
+            if (bare := without_periods(named)) != named and bare:  # what is asked, without the period every page names
+                variants.append(Variant(bare, "without period", settings.variant_weight))
         targets.append(TargetPlan(text, variants))
     if decomposition.multi_target and multi_query:  # the whole question still counts, once
         targets[0].variants.append(Variant(query, "query", settings.variant_weight))

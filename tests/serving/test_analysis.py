@@ -116,6 +116,19 @@ def test_an_analysts_name_for_a_measure_is_also_searched_as_a_statement_writes_i
         assert not [v for v in analyse_query(SearchRequest(query=query), cfg).targets[0].variants if v.kind == "measures"]
 
 
+def test_a_question_naming_a_reporting_period_is_also_searched_without_it():
+    """Every page of a 10-Q names its quarter, so "for the quarter ended September 30, 2025" matches them all and the
+    words of what is asked weigh little: the question is also searched without its period (the query itself keeps
+    it). A year alone, or a question that asks for the period, keeps its words."""
+    cfg = load_config()
+    plan = analyse_query(SearchRequest(query="What was Halberd's top line for the quarter ended September 30, 2025?"), cfg)
+    bare = [v for v in plan.targets[0].variants if v.kind == "without period"]
+    assert [v.text for v in bare] == ["What was Halberd's revenue net sales?"]
+    for query in ("Who won the World Cup in 1998?", "In which fiscal quarter did the plan start?"):
+        assert not [v for v in analyse_query(SearchRequest(query=query), cfg).targets[0].variants
+                    if v.kind == "without period"]
+
+
 def test_multi_query_can_be_switched_off():
     cfg = load_config()
     plan = analyse_query(SearchRequest(query="How do I create a venv?", multi_query=False), cfg)
