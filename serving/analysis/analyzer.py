@@ -16,8 +16,8 @@ from cluster.config import StrataConfig
 from serving.analysis.decompose import SectionRef, decompose
 from serving.analysis.identifiers import find_identifiers
 from serving.analysis.measure_names import spell_measure_names
-from serving.analysis.period_phrases import without_periods
 from serving.analysis.period_codes import spell_period_codes
+from serving.analysis.period_phrases import without_periods
 from serving.analysis.router import decide_route
 from serving.analysis.script import embedder_reads
 from serving.analysis.variants import rephrasings

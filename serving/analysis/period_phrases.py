@@ -50,6 +50,9 @@ PERIOD_PHRASE = re.compile(
 _ATTACHED = re.compile(r"(?:\s*,)?\s*(?:\b(?:in|for|during|over|at|as of|through)\s+)?(?:the\s+)?(?:" + PERIOD_PHRASE.pattern
                        + r")(?:\s*(?:of\s+)?(?:19|20)\d\d\b)?", re.IGNORECASE)
 
+#: A question that asks for a period ("In which fiscal year …?"): its period words are what it asks.
+_ASKS_PERIOD = re.compile(r"\b(?:which|what)\s+(?:fiscal\s+)?(?:year|quarter|period|month|half)\b", re.IGNORECASE)
+
 
 def without_periods(text: str) -> str:
     """``text`` without its period phrases (:data:`PERIOD_PHRASE`), the words that attach them and the years they
@@ -58,7 +61,3 @@ def without_periods(text: str) -> str:
         return text
     bare = _ATTACHED.sub("", text)
     return re.sub(r"\s+([?.!,;])", r"\1", re.sub(r"\s{2,}", " ", bare)).strip(" ,;")
-
-
-#: A question that asks for a period ("In which fiscal year …?"): its period words are what it asks.
-_ASKS_PERIOD = re.compile(r"\b(?:which|what)\s+(?:fiscal\s+)?(?:year|quarter|period|month|half)\b", re.IGNORECASE)
