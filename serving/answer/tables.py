@@ -81,6 +81,12 @@ def table_rows(text: str) -> list[TableRow]:
     >>> pdf = "Fiscal Year Ended June 30,\\n2024 2023\\nNet income $ 53,151 $ 25,308\\n\\nOther, net | 8,075 | 3,180"
     >>> [r.sentence() for r in table_rows(pdf)]
     ['Net income — 2024: $ 53,151; 2023: $ 25,308', 'Other, net — 2024: 8,075; 2023: 3,180']
+
+    A header cell's scale wrapped onto a line of its own does not end the table:
+
+    >>> html = "Shares Purchased | | Dollar Value Remaining\\n(in millions)\\nAugust 1 – August 31, 2025 | 121,300 | $ 150.6"
+    >>> [r.sentence() for r in table_rows(html)]
+    ['August 1 – August 31, 2025 — Shares Purchased: 121,300; Dollar Value Remaining: $ 150.6']
     """
     rows: list[TableRow] = []
     lines, offset = [], 0
@@ -102,8 +108,12 @@ def table_rows(text: str) -> list[TableRow]:
             continue
         caption = " ".join(text for _, text in lines[max(0, i - 3):i])  # the lines just above the table
         run = []
-        while i < len(lines) and ("|" in lines[i][1]) and lines[i][1].strip():
-            if not _SEPARATOR.match(lines[i][1]):
+        while i < len(lines) and lines[i][1].strip():
+            if "|" not in lines[i][1]:  # a header cell's scale wrapped onto a line of its own ("(in millions)")
+                if not (run and _SCALE_NOTE.fullmatch(lines[i][1].strip()) and i + 1 < len(lines)
+                        and "|" in lines[i + 1][1]):
+                    break
+            elif not _SEPARATOR.match(lines[i][1]):
                 run.append((lines[i][0], lines[i][1], lines[i][1]))
             i += 1
         own = _header_rows(run)  # the run has its own header: the columns of its figures head a run continuing it
@@ -114,6 +124,11 @@ def table_rows(text: str) -> list[TableRow]:
     return rows
 
 
+#: A line that only states a scale or that figures are unaudited: "(in millions)", "(in thousands, except per share
+#: data)", "(Unaudited)". Inside a table it is a header cell wrapped onto a line of its own; it says which column's
+#: scale only by its place, so the rows below keep the scale their caption states.
+_SCALE_NOTE = re.compile(r"\((?:(?:amounts |dollars |\$ ?)?in\s+)?(?:thousands|millions|billions)\b[^()]{0,80}\)|\(unaudited\)",
+                         re.IGNORECASE)
 #: A column head that is a period: "2024", "Q3 2024", "June 30, 2024", "Sept. 30, 2025", "Fiscal 2024".
 _HEAD_PERIOD = re.compile(r"(?:(?:fiscal|FY|Q[1-4])\s*)?(?:(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
                           r"\s+\d{1,2},?\s+)?(?:19|20)\d\d", re.IGNORECASE)

@@ -489,3 +489,15 @@ def test_a_question_naming_two_rows_asks_for_their_crossing_which_no_row_holds()
     assert not _ask("How much Paddle segment revenue did Northwind generate in Europe in 2025?", both).answerable
     europe = _ask("How much revenue did Northwind generate in Europe in 2025?", both)
     assert europe.answerable and europe.answer_value == "58,117", europe
+
+
+def test_a_header_cells_scale_on_a_line_of_its_own_does_not_end_the_table():
+    """EDGAR's HTML wraps a header cell's "(in millions)" onto a line of its own between the column heads and the
+    rows; the month's row still answers how many shares were bought back, not another company's table."""
+    table = ("The following table provides information about our repurchases of common stock.\n\n"
+             "Total Number of Shares Purchased | | Average Price Paid per Share | | Approximate Dollar Value of Shares "
+             "That May Yet Be Purchased Under the Program\n(in millions)\n"
+             "July 1 – July 31, 2025 | | | 98,400 | | | $ | 41.62 | | | $ | 155.4 |\n"
+             "August 1 – August 31, 2025 | | | 121,300 | | | $ | 39.88 | | | $ | 150.6 |")
+    answer = _ask("How many shares did Northwind buy back in August 2025?", table)
+    assert answer.answerable and answer.answer_value == "121,300", answer
