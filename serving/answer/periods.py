@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from serving.analysis.period_phrases import PERIOD_PHRASE
 from serving.answer.verify import content_words
@@ -191,8 +192,15 @@ def period_words(question: str) -> frozenset[str]:
     >>> period_words("Which quarterback won the first game in 2021?")
     frozenset()
     """
+    return _asked_period(question)[0]
+
+
+@lru_cache(maxsize=1024)
+def _asked_period(question: str) -> tuple[frozenset[str], Periods]:
+    """:func:`period_words` and :func:`periods` of ``question``, once per question (the answer path asks with every
+    candidate sentence)."""
     spans = " ".join(m.group(0) for m in PERIOD_PHRASE.finditer(question))
-    return frozenset(w for w in content_words(spans) if not _YEAR.fullmatch(w))
+    return frozenset(w for w in content_words(spans) if not _YEAR.fullmatch(w)), periods(question)
 
 
 def stated_period_words(question: str, text: str) -> frozenset[str]:
@@ -207,9 +215,9 @@ def stated_period_words(question: str, text: str) -> frozenset[str]:
     >>> stated_period_words(q, "Purchases of property and equipment — 2023: (22,104)")
     frozenset()
     """
-    words = period_words(question)
+    words, asked = _asked_period(question)
     if not words:
         return words
-    asked, stated = periods(question), own_periods(text)
+    stated = own_periods(text)
     named = asked.years & stated.years or asked.quarters & stated.quarters
     return words if named and not conflicts(asked, stated) else frozenset()
