@@ -25,9 +25,10 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["PERIOD_PHRASE", "without_periods"]
+__all__ = ["MONTH_NAME", "PERIOD_PHRASE", "without_periods"]
 
-_MONTH = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
+#: A month's name, spelled out (one pattern for the question analysis and the answer path).
+MONTH_NAME = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
 #: A span of months is a reporting period as "the first nine months", "six months ended", "nine months of 2025";
 #: "aged less than 6 months" and "six months of physical activity" are durations.
 _MONTHS = r"(?:three|six|nine|twelve|3|6|9|12)[\s-]months?"
@@ -40,7 +41,7 @@ PERIOD_PHRASE = re.compile(
     r"(?:first|second) half|half[\s-]year|"
     r"full[\s-]year|fiscal(?:\s+year)?|year[\s-]to[\s-]date|YTD|9M|H[12]|quarter(?:ly)?|"
     r"(?:year|quarter|period)\s+ended)\b"
-    r"(?:\s+(?:ended|ending)?\s*" + _MONTH + r"\s+\d{1,2},?)?"
+    r"(?:\s+(?:ended|ending)?\s*" + MONTH_NAME + r"\s+\d{1,2},?)?"
     r"|\b(?:versus|vs\.?|compared (?:with|to)|relative to)\s+(?:the\s+)?(?:same\s+)?(?:prior|previous|preceding|last)"
     r"[\s-]+(?:year(?:'s)?|fiscal)?[\s-]*(?:quarter|period|year)?"
     r"|\b(?:year[\s-]over[\s-]year|a year (?:earlier|ago)|(?:the\s+)?prior[\s-]year(?:\s+(?:quarter|period))?)\b",

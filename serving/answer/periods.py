@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from serving.analysis.period_phrases import PERIOD_PHRASE
+from serving.analysis.period_phrases import MONTH_NAME, PERIOD_PHRASE
 from serving.answer.verify import content_words
 
 __all__ = ["Periods", "conflicts", "match", "own_periods", "period_words", "periods", "stated_period_words"]
@@ -70,7 +70,7 @@ _DAY = re.compile(r"\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?
 
 
 #: A month of a year without its day ("May 2024"), and one named as the span asked about ("in May 2024").
-_MONTH_NAME = r"(January|February|March|April|May|June|July|August|September|October|November|December)"
+_MONTH_NAME = "(" + MONTH_NAME + ")"  # the month as a group of its own
 _MONTH_OF_YEAR = re.compile(r"\b" + _MONTH_NAME + r"\s+((?:19|20)\d\d)\b")
 _IN_MONTH = re.compile(r"\b(?:in|during)\s+(?:the\s+month\s+of\s+)?" + _MONTH_NAME + r"\s+(?:19|20)\d\d\b")
 

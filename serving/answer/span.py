@@ -24,6 +24,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
+from serving.analysis.period_phrases import MONTH_NAME
 from serving.answer.anchors import anchors
 from serving.answer.periods import Periods, match, periods
 from serving.answer.verify import content_words
@@ -228,7 +229,8 @@ _MEASURE = re.compile(r"\b(?:(?P<cost>cost\s+of\s+(?:revenues?|sales|(?:goods|pr
                       r"capital\s+(?:spending|expenditures?))(?!\w)|"
                       r"(?P<deferred>(?:deferred|unearned)\s+(?:revenues?|income))\b|"  # a liability, not an income
                       # a flow of the cash-flow statement, not the balance of cash
-                      r"(?P<cashflow>(?:net\s+)?cash\s+(?:flows?\s+)?(?:(?:provided|generated)\s+(?:by|from)\s+|from\s+|used\s+(?:in|by)\s+)"
+                      r"(?P<cashflow>(?:net\s+)?cash\s+(?:flows?\s+)?"
+                      r"(?:(?:provided|generated)\s+(?:by|from)\s+|from\s+|used\s+(?:in|by)\s+)"
                       r"(?:\(used\s+in\)\s+)?operati(?:ng\s+activities|ons)|operating\s+cash\s+flows?)\b|"
                       r"(?:(?P<qualifier>operating|net|gross|comprehensive|pre-?tax)\s+)?(?P<noun>" + _FINANCIAL + r")\b"
                       # "inventory reserves", "receivables allowance": another measure, named by its last word
@@ -258,10 +260,9 @@ _KINDS = (("expansion", _ASKS_EXPANSION), ("version", _ASKS_VERSION), ("number",
           ("date", _ASKS_DATE), ("place", _ASKS_PLACE), ("organization", _ASKS_ORGANIZATION), ("person", _ASKS_PERSON),
           ("default", _ASKS_DEFAULT),
           ("quantity", _ASKS_QUANTITY), ("name", _ASKS_NAME), ("yes/no", _ASKS_YESNO))
-_MONTH = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
 #: A date: ISO (1968-12-09), "December 26, 1791", "9 December 1968", "January 1984", else a year.
-_DATE = re.compile(r"\b(?:1\d{3}|20\d\d)-\d\d-\d\d\b|\b" + _MONTH + r"\s+\d{1,2},\s*\d{4}\b|\b\d{1,2}\s+" + _MONTH
-                   + r"\s+\d{4}\b|\b" + _MONTH + r"\s+\d{4}\b|\b(?:1[0-9]\d\d|20\d\d)\b(?:\s*(?:BC|CE|AD)\b)?")
+_DATE = re.compile(r"\b(?:1\d{3}|20\d\d)-\d\d-\d\d\b|\b" + MONTH_NAME + r"\s+\d{1,2},\s*\d{4}\b|\b\d{1,2}\s+" + MONTH_NAME
+                   + r"\s+\d{4}\b|\b" + MONTH_NAME + r"\s+\d{4}\b|\b(?:1[0-9]\d\d|20\d\d)\b(?:\s*(?:BC|CE|AD)\b)?")
 #: A place or institution: capitalised words (with "of", "the", "at" between them), not at the sentence's start.
 _PLACE = re.compile(r"(?<=\s)(?:the\s+)?[A-Z][\w'’.-]+(?:(?:\s+(?:of|at|de|del|the|upon|on)\s+|\s+|,\s+)[A-Z][\w'’.-]+)*")
 #: A figure with what makes it a quantity: a percentage, a currency, a scale word or a range of them.
@@ -500,8 +501,8 @@ _COMPARED = re.compile(r"\b(?:compared (?:with|to)|versus|vs\.?|(?:up |down )?fr
 _CLAUSE_BREAK = re.compile(r",\s+(?:and|while|whereas|but)\b|;")
 
 
-_FULL_DATE = re.compile(r"\b(?:1\d{3}|20\d\d)-\d\d-\d\d\b|\b" + _MONTH + r"\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s*(?:\d{4}\b)?|"
-                        r"\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH + r"\b(?:,?\s*\d{4}\b)?")
+_FULL_DATE = re.compile(r"\b(?:1\d{3}|20\d\d)-\d\d-\d\d\b|\b" + MONTH_NAME + r"\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s*(?:\d{4}\b)?|"
+                        r"\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?" + MONTH_NAME + r"\b(?:,?\s*\d{4}\b)?")
 
 
 def _undated(sentence: str) -> str:
@@ -573,7 +574,7 @@ def _place(question: str, sentences: Sequence[str], asked: set[str]) -> str | No
             words = [re.sub(r"['’]s$", "", w.lower()).strip("'’.,") for w in re.findall(r"[\w'’.-]+", value)]
             if not value or all(w in asked or w in _NOT_PLACES or w in _LEGAL_FORMS for w in words):
                 continue  # nothing new: the question's own names ("Meridian Ledger Systems, Inc." for "… Meridian …")
-            if re.fullmatch(_MONTH + r".*", value) or value.split()[0].lower() in _NOT_PLACES:
+            if re.fullmatch(MONTH_NAME + r".*", value) or value.split()[0].lower() in _NOT_PLACES:
                 continue
             if re.search(r"-(?:born|based|made|owned|led|speaking)$", value):
                 continue  # "a Hungarian-born mathematician" names no city
