@@ -388,6 +388,32 @@ def sec_serve() -> list[str]:
     return lines
 
 
+def _model_of(row: dict[str, Any]) -> str:
+    c = row.get("calibration") or {}
+    return json.dumps([c.get("weights"), c.get("bias"), c.get("threshold")], sort_keys=True)
+
+
+def shipped_model_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rows measured with the model shipped at the time: stored by that run (``"stored": true``, or rows from
+    before the flag), or fitted equal to the stored one (a change to the answer rules that refit the same model). A
+    row whose refit differs is an experiment, not the product.
+
+    >>> model = {"weights": {"focus": 1.5}, "bias": -3.7, "threshold": 0.346}
+    >>> rows = [{"stored": True, "calibration": model, "n": 1}, {"stored": False, "calibration": model, "n": 2},
+    ...         {"stored": False, "calibration": dict(model, threshold=0.2), "n": 3}]
+    >>> [r["n"] for r in shipped_model_rows(rows)]
+    [1, 2]
+    """
+    kept, current = [], None
+    for r in rows:
+        if r.get("stored", True):
+            current = _model_of(r)
+            kept.append(r)
+        elif current is not None and _model_of(r) == current:
+            kept.append(r)
+    return kept
+
+
 def sec_answers() -> list[str]:
     rows = rows_of("answer.jsonl")
     lines = ["Command: `python bench/answer_bench.py --levels 1,8 --per-level 8` (the Serve app with the product "
@@ -412,8 +438,7 @@ def sec_answers() -> list[str]:
                  "51, held out; the llm row asks only 8):\n")
     lines += table(["writer", "QA set", "questions", "answered when answerable", "refused when unanswerable",
                     "citation precision", "contains gold", "EM", "token F1", "latency p50 ms"], quality)
-    # rows of a model that was fitted but not stored (an experiment: "stored": false) are not the shipped model
-    shipped = [r for r in rows_of("answer-quality.jsonl") if r.get("stored", True)]
+    shipped = shipped_model_rows(rows_of("answer-quality.jsonl"))
     calibration = [r for r in shipped if r.get("calibration")]
     if calibration:
         last = calibration[-1]
