@@ -11,7 +11,7 @@ The best sentence is quoted with its ``[n]``; up to ``max_sentences`` more follo
 ``relative_cutoff`` of its score, and one from another passage only if its own words hold a word of the
 question other than the company's name (a header that names the company and the fiscal year is no reason to quote a
 signature line, nor is "the accounts of Meridian Ledger Systems, Inc." an answer about its shares) and, when a
-value is asked, it states the best sentence's value (:func:`serving.answer.span.same_value`: "$401.9 million"
+value is asked, it states the best sentence's value (:func:`serving.answer.verify.same_value`: "$401.9 million"
 and a table's "401,900" in thousands agree; the quarter's "$112.6 million" does not). Cover pages, contents lines, legal notices and navigation are never
 candidates (:mod:`serving.answer.boilerplate`). Whether the question is answerable at all is decided by
 :class:`Answerability` — a logistic model over features of the quotable sentences (how much of the
@@ -44,9 +44,9 @@ from serving.answer.anchors import (acronyms, anchors, counted_noun, document_ye
 from serving.answer.boilerplate import asks_about_audit, is_audit_wording, is_boilerplate, is_reference_section
 from serving.answer.periods import conflicts, own_periods, periods, stated_period_words
 from serving.answer.span import (answer_span, defined_term, defines, expected_type, financial_nouns, focus_words,
-                                 holds_value, measures_agree, mentions, named_measure_words, same_value)
-from serving.answer.tables import TableRow, row_value, table_rows
-from serving.answer.verify import content_words, normalize
+                                 holds_value, measures_agree, mentions, named_measure_words)
+from serving.answer.tables import TableRow, row_value, stated_figure, table_rows
+from serving.answer.verify import content_words, normalize, same_value
 from serving.rerank.combine import minmax
 from serving.rerank.text import header_of
 
@@ -467,10 +467,11 @@ class ExtractiveAnswerer:
         naming the ones the passages do not answer; it is refused only when none is answered."""
         parts = questions_in(question)
         if len(parts) == 1:
-            return await self._answer_one(parts[0], passages)
-        return _joined(parts, [await self._answer_one(part, passages) for part in parts])
+            return await self._answer_one(parts[0], passages, question)
+        return _joined(parts, [await self._answer_one(part, passages, question) for part in parts])
 
-    async def _answer_one(self, question: str, passages: Sequence[tuple]) -> ExtractiveAnswer:
+    async def _answer_one(self, question: str, passages: Sequence[tuple], message: str = "") -> ExtractiveAnswer:
+        """``message``: the whole message, with the unit it asks the answer in ("(in USD thousands)")."""
         found = self.candidates(passages, question)
         if not found:
             return ExtractiveAnswer(answerable=False, score=None, threshold=self.model.threshold)
@@ -533,6 +534,7 @@ class ExtractiveAnswerer:
         result.sentences = chosen
         result.answer = " ".join(_quote(s) for s in chosen)
         figure = row_value(question, best.row) if best.row is not None else None
+        figure = stated_figure(message or question, best.row, figure) if figure else None  # 882,114 in thousands: $882.1 million
         result.answer_value = figure or answer_span(question, [s.text for s in chosen])
         return result
 

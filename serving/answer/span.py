@@ -30,7 +30,7 @@ from serving.answer.periods import Periods, match, periods
 from serving.answer.verify import content_words
 
 __all__ = ["answer_span", "asks_ratio", "defined_term", "defines", "expected_type", "focus_words", "holds_value",
-           "mentions", "named_measure_words", "same_value"]
+           "mentions", "named_measure_words"]
 
 _NUMBER_WORDS = ("zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|sixteen|twenty|thirty|"
                  "forty|fifty|sixty|hundred|thousand|million|billion")
@@ -825,40 +825,6 @@ def _organization(sentences: Sequence[str], asked: set[str]) -> str | None:
     'Pemberton Ashford LLP'
     """
     return _first_new(_ORGANIZATION, sentences, asked)
-
-
-_FIGURE = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
-
-
-def same_value(a: str, b: str) -> bool:
-    """Whether two short answers state the same value: the same figure at any scale of a thousand
-    ("$118.3 million", "118,300" in a table in thousands: the shorter one rounded), else the same words.
-
-    >>> same_value("$118.3 million", "$ 118,300"), same_value("882,114", "$882.1 million")
-    (True, True)
-    >>> same_value("$ (70,193)", "$70.2 million"), same_value("$401.9 million", "$376.2 million")
-    (True, False)
-    >>> same_value("EPOLLET", "epollet"), same_value("March 14, 2030", "2030"), same_value("12", "twelve")
-    (True, False, False)
-    """
-    fa, fb = _FIGURE.search(a), _FIGURE.search(b)
-    if fa and fb:
-        x, y = (float(m.group(0).replace(",", "")) for m in (fa, fb))
-        if x == y:
-            return _words(a) == _words(b) or not (re.search(r"[A-Za-z]", a) and re.search(r"[A-Za-z]", b))
-        places = lambda m: len(m.group(0).split(".")[1]) if "." in m.group(0) else 0  # noqa: E731
-        for scale in (1e3, 1e6, 1e9):
-            for small, big, m in ((x, y, fa), (y, x, fb)):
-                if small and abs(small * scale - big) <= 0.5 * scale * 10 ** -places(m) * (1 + 1e-9):
-                    return True
-        return False
-    if fa or fb:
-        return False
-    return _words(a) == _words(b)
-
-
-def _words(text: str) -> str:
-    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
 
 
 def financial_nouns(text: str) -> set[str]:

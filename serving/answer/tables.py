@@ -24,7 +24,8 @@ no candidates: without a header a figure's meaning is unknown.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from decimal import ROUND_HALF_UP, Decimal
 
 from pipelines.chunk.rows import PERIOD as _PERIOD, cells as _cells, is_figure as _is_figure, is_header_row as _is_header
 from serving.answer.periods import conflicts, match, periods
@@ -32,7 +33,7 @@ from serving.answer.span import asks_ratio, financial_nouns, measures_agree
 from serving.answer.anchors import acronyms, names_acronym
 from serving.answer.verify import content_words
 
-__all__ = ["TableRow", "row_value", "table_rows"]
+__all__ = ["TableRow", "row_value", "stated_figure", "table_rows"]
 
 #: A question that names a percentage: only a percentage answers it.
 _ASKS_PERCENT = re.compile(r"%|\bper ?cent", re.IGNORECASE)
@@ -413,3 +414,64 @@ def row_value(question: str, row: TableRow) -> str | None:
     fits = [(match(asked, p), kind, -i, c) for i, (p, c, kind) in enumerate(figures)
             if (asked.years & p.years or asked.quarters & p.quarters) and not conflicts(asked, p)]
     return max(fits)[-1] if fits else None
+
+
+#: The scale a question asks its answer in: "(in USD millions)", "in thousands of dollars", "in $ billions".
+_ASKED_SCALE = re.compile(r"\bin\s+(?:USD\s+|US\$\s*|\$\s*|U\.S\.\s+dollars?\s+)?(thousands|millions|billions)\b", re.IGNORECASE)
+_SCALE = {"thousands": 10 ** 3, "millions": 10 ** 6, "billions": 10 ** 9}
+_CURRENCY = {"eur": "€", "pou": "£", "gbp": "£", "yen": "¥", "jpy": "¥"}
+#: A figure as a statement prints it: "$ 1,184,207", "(9,829)", "32,765.5".
+_CELL_FIGURE = re.compile(r"(\()?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(\))?")  # read without "$" and spaces
+
+
+def stated_figure(question: str, row: TableRow, figure: str) -> str:
+    """``figure``, a cell of ``row``, stated in the scale its table prints it in ("(in thousands)"), so a short
+    answer is never a bare "882,114" that means $882.1 million. A table in thousands is read in millions from a
+    million up, unless the question asks for another scale ("(in USD thousands)"); a table in millions stays in
+    millions. Percentages, figures per share and counts of shares (a statement's "except share data") keep the
+    cell as printed; a figure in parentheses is negative and keeps them.
+
+    >>> row = TableRow(0, 0, "Cash, cash equivalents and marketable securities", ("882,114",), ("2024",), "In thousands")
+    >>> stated_figure("What was the cash balance?", row, "882,114"), stated_figure("Its balance?", row, "882,114")
+    ('$882.1 million', '882.1 million')
+    >>> stated_figure("What was the cash balance (in USD thousands)?", row, "882,114")
+    '$882,114 thousand'
+    >>> loss = TableRow(0, 0, "Net loss", ("$ (9,829)",), ("2024",), "in thousands")
+    >>> stated_figure("What was the net loss?", loss, "$ (9,829)"), stated_figure("Net loss?", replace(loss, unit=""), "$ (9,829)")
+    ('($9.8 million)', '$ (9,829)')
+    >>> sales = TableRow(0, 0, "Net sales", ("$32,765",), ("2018",), "in millions of dollars")
+    >>> stated_figure("What were net sales in 2018?", sales, "$32,765"), stated_figure("Net sales?", sales, "12.5%")
+    ('$32,765 million', '12.5%')
+    >>> stated_figure("What was revenue in Q3 2019?", replace(sales, unit="in thousands of euros"), "4,512")
+    '€4.5 million'
+    >>> stated_figure("What was the cost of revenue?", replace(sales, unit="in thousands"), "201,450")  # half up
+    '$201.5 million'
+    >>> shares = TableRow(0, 0, "Weighted-average shares outstanding", ("28,861",), ("2025",), "in thousands")
+    >>> stated_figure("How many shares?", shares, "28,861")
+    '28,861'
+    """
+    table = re.search(r"thousands|millions|billions", row.unit, re.IGNORECASE)
+    found = _CELL_FIGURE.fullmatch(re.sub(r"[\s$]", "", figure))
+    if table is None or found is None or re.search(r"\bshares?\b|\bper\b", f"{row.label} {row.measure}", re.IGNORECASE):
+        return figure
+    opened, digits, decimals, closed = found.groups()
+    if bool(opened) != bool(closed):
+        return figure
+    own = table.group(0).lower()
+    asked = _ASKED_SCALE.search(question)
+    value = Decimal(digits.replace(",", "") + (decimals or "")) * Decimal(_SCALE[own])
+    target = asked.group(1).lower() if asked else ("millions" if own == "thousands" and value >= 10 ** 6 else own)
+    if target == own:
+        number = digits + (decimals or "")
+    else:
+        places = {10 ** 3: 1, 10 ** 6: 2}.get(_SCALE[target] // _SCALE[own], 0)  # a thousand times larger: one decimal
+        number = f"{(value / Decimal(_SCALE[target])).quantize(Decimal(10) ** -places, ROUND_HALF_UP):,}"
+    named = re.search(r"euros|EUR|pounds|GBP|yen|JPY", row.unit)
+    if named:
+        currency = _CURRENCY[named.group(0).lower()[:3]]
+    else:  # a statement's measure (revenue, cash, capex …) is an amount of money, in dollars unless a currency is named
+        money = "$" in figure or re.search(r"dollars|USD", row.unit) or financial_nouns(question) \
+            or re.search(r"\$|\bUSD\b|\bdollars?\b", question)
+        currency = "$" if money else ""
+    stated = f"{currency}{number} {target[:-1]}"
+    return f"({stated})" if opened else stated

@@ -1,6 +1,7 @@
 """The verifier's deterministic checks: citations point at given passages, cited passages support
 the sentences citing them (lexical overlap + embedding similarity), enough sentences carry a
-citation, the short answer value appears in a cited passage, the length is sane. The LLM judgment
+citation, the short answer value appears in a cited passage (a figure also at another scale: "$882.1 million" is
+a table's 882,114 in thousands, :func:`same_value`), the length is sane. The LLM judgment
 is added by the answer service (:mod:`serving.services.answer`) and combined in :func:`final_verdict`.
 
 >>> content_words("The EPOLLET flag requests edge-triggered notification.")
@@ -245,6 +246,44 @@ def windows(text: str, size: int = 3) -> list[str]:
     return [" ".join(spans[i: i + size]) for i in range(0, len(spans) - size + 1, max(1, size - 1))]
 
 
+_FIGURE = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
+
+
+def same_value(a: str, b: str) -> bool:
+    """Whether two short answers state the same value: the same figure at any scale of a thousand
+    ("$118.3 million", "118,300" in a table in thousands: the shorter one rounded), else the same words.
+
+    >>> same_value("$118.3 million", "$ 118,300"), same_value("882,114", "$882.1 million")
+    (True, True)
+    >>> same_value("$ (70,193)", "$70.2 million"), same_value("$401.9 million", "$376.2 million")
+    (True, False)
+    >>> same_value("EPOLLET", "epollet"), same_value("March 14, 2030", "2030"), same_value("12", "twelve")
+    (True, False, False)
+    """
+    fa, fb = _FIGURE.search(a), _FIGURE.search(b)
+    if fa and fb:
+        x, y = (float(m.group(0).replace(",", "")) for m in (fa, fb))
+        if x == y:
+            return _words(a) == _words(b) or not (re.search(r"[A-Za-z]", a) and re.search(r"[A-Za-z]", b))
+        places = lambda m: len(m.group(0).split(".")[1]) if "." in m.group(0) else 0  # noqa: E731
+        for scale in (1e3, 1e6, 1e9):
+            for small, big, m in ((x, y, fa), (y, x, fb)):
+                if small and abs(small * scale - big) <= 0.5 * scale * 10 ** -places(m) * (1 + 1e-9):
+                    return True
+        return False
+    if fa or fb:
+        return False
+    return _words(a) == _words(b)
+
+
+def _words(text: str) -> str:
+    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+
+
+#: A figure with the scale it is stated in: "882.1 million", "($9.8 million)".
+_SCALED = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?\s*(?:thousand|million|billion)\b", re.IGNORECASE)
+
+
 def value_in_passages(value: str, passages: Sequence[str]) -> bool:
     """The short answer value (all of its content words, or its literal text) occurs in a passage. A bare
     "Yes" or "No" is a judgment of the answer's sentences, not a quoted value: their support is checked,
@@ -254,6 +293,11 @@ def value_in_passages(value: str, passages: Sequence[str]) -> bool:
     (True, True)
     >>> value_in_passages("1997", ["He died on 1996-10-05."])
     False
+
+    A figure stated at another scale is the same figure: a table "(in thousands)" holds "$882.1 million" as 882,114.
+
+    >>> value_in_passages("$882.1 million", ["(In thousands) | 2024\\nCash | 882,114"]), value_in_passages("$882.1 million", ["Cash | 796,430"])
+    (True, False)
     """
     value = value.strip()
     if not value:
@@ -261,10 +305,13 @@ def value_in_passages(value: str, passages: Sequence[str]) -> bool:
     if value.lower().rstrip(".") in ("yes", "no"):
         return True
     words = set(content_words(value))
+    scaled = _SCALED.search(value)  # "$882.1 million" from a table's "882,114" in thousands
     for passage in passages:
         if value.lower() in passage.lower():
             return True
         if words and words <= set(content_words(passage)):
+            return True
+        if scaled and any(same_value(scaled.group(0), f.group(0)) for f in _FIGURE.finditer(passage)):
             return True
     return False
 

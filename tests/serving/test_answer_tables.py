@@ -113,23 +113,24 @@ def report_pipeline(tmp_path_factory, ray_session, installed_models):
     pipe.close()
 
 
-@pytest.mark.parametrize("question, figure", [
-    ("What were ACME's net sales in 2017?", "$31,657"),
-    ("How much did ACME spend on research and development in 2016?", "1,764"),
-    ("What was ACME's operating income in 2018?", "7,207"),
-    ("What were ACME's purchases of property, plant and equipment in 2018?", "(1,577)"),
-    ("How much did ACME pay in dividends in 2017?", "(2,803)"),
+@pytest.mark.parametrize("question, figure, value", [  # the cell the row quotes; the short answer in its table's scale
+    ("What were ACME's net sales in 2017?", "$31,657", "$31,657 million"),
+    ("How much did ACME spend on research and development in 2016?", "1,764", "$1,764 million"),
+    ("What was ACME's operating income in 2018?", "7,207", "$7,207 million"),
+    ("What were ACME's purchases of property, plant and equipment in 2018?", "(1,577)", "($1,577 million)"),
+    ("How much did ACME pay in dividends in 2017?", "(2,803)", "($2,803 million)"),
     ("What were ACME's net sales in 2017? Give a response to the question by relying on the details shown in the "
-     "income statement.", "$31,657"),  # an instruction after the question is no part of what must be stated
-    ("What was Globex's gross profit in Q3 2018?", "1,702"),
-    ("What was Globex's revenue in Q3 2019?", "4,512"),
+     "income statement.", "$31,657", "$31,657 million"),  # an instruction after the question is no part of what must be stated
+    ("What was Globex's gross profit in Q3 2018?", "1,702", "€1.7 million"),
+    ("What was Globex's revenue in Q3 2019?", "4,512", "€4.5 million"),
+    ("What was Globex's revenue in Q3 2019 (in thousands of euros)?", "4,512", "€4,512 thousand"),
 ])
-def test_a_figure_only_a_table_states_is_answered_with_its_row(report_pipeline, question, figure):
+def test_a_figure_only_a_table_states_is_answered_with_its_row(report_pipeline, question, figure, value):
     from serving.protocol import AnswerRequest
 
     response = report_pipeline.answer(AnswerRequest(question=question, use_cache=False))
     assert not response.refused, response.refusal_reason
-    assert response.answer_value == figure, (response.answer, response.answer_value)
+    assert response.answer_value == value, (response.answer, response.answer_value)
     document, unit = ("acme-10-k.html", "in millions of dollars") if "ACME" in question else (
         "globex-q3.pdf", "in thousands of euros")
     assert figure in response.answer and response.citations and response.citations[0].path.endswith(document)
