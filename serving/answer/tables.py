@@ -95,6 +95,7 @@ def table_rows(text: str) -> list[TableRow]:
         lines.append((offset, line))
         offset += len(line) + 1
     heads: list[str] | None = None  # the column heads in force: the last header row or line of periods
+    scale = ""  # the scale of the table those heads head ("in thousands"): rows continuing it keep it
     i = 0
     while i < len(lines):
         line = lines[i][1]
@@ -102,9 +103,10 @@ def table_rows(text: str) -> list[TableRow]:
             periods_line = _period_heads(line)
             if periods_line:
                 heads = periods_line
+                scale = _scale_of(" ".join(text for _, text in lines[max(0, i - 3):i + 1]))
             elif heads and (cells := _bare_row(line, len(heads))) is not None:
                 caption = " ".join(text for _, text in lines[max(0, i - 3):i])
-                rows += _rows_of([(lines[i][0], cells, line)], caption, heads=heads)
+                rows += _rows_of([(lines[i][0], cells, line)], caption, heads=heads, scale=scale)
             i += 1
             continue
         caption = " ".join(text for _, text in lines[max(0, i - 3):i])  # the lines just above the table
@@ -118,11 +120,18 @@ def table_rows(text: str) -> list[TableRow]:
                 run.append((lines[i][0], lines[i][1], lines[i][1]))
             i += 1
         own = _header_rows(run)  # the run has its own header: the columns of its figures head a run continuing it
-        rows += _rows_of(run, caption, heads=None if own else heads)
+        rows += _rows_of(run, caption, heads=None if own else heads, scale="" if own else scale)
         if own is not None:
             header, k = own
             heads = [h for h in header if _PERIOD.search(h)] or None if len(run) > k else None
+            scale = _scale_of(f"{run[0][1]} {caption}")
     return rows
+
+
+def _scale_of(text: str) -> str:
+    """The scale ``text`` states its figures in ("in thousands"), else ""."""
+    found = _UNIT.search(text)
+    return found.group(0) if found else ""
 
 
 #: A line that only states a scale or that figures are unaudited: "(in millions)", "(in thousands, except per share
@@ -170,9 +179,10 @@ def _bare_row(line: str, n: int) -> str | None:
     return " | ".join([m.group("label").strip(), *(f.strip() for f in figures)]) if len(figures) == n else None
 
 
-def _rows_of(run: list[tuple[int, str, str]], caption: str = "", *, heads: list[str] | None = None) -> list[TableRow]:
+def _rows_of(run: list[tuple[int, str, str]], caption: str = "", *, heads: list[str] | None = None,
+             scale: str = "") -> list[TableRow]:
     """The rows of ``run`` ((offset, line as cells, line as printed) each) under its first line, a header row, or
-    under ``heads`` (the column heads of the table it continues) when it has none."""
+    under ``heads`` (the column heads of the table it continues, whose ``scale`` they keep) when it has none."""
     if not run:
         return []  # only separator lines ("| ", "|---|")
     own = _header_rows(run)
@@ -185,7 +195,7 @@ def _rows_of(run: list[tuple[int, str, str]], caption: str = "", *, heads: list[
         header, body = [""] + list(heads), run
     else:
         return []
-    unit = _UNIT.search(f"{run[0][1]} {caption}")
+    unit = _scale_of(f"{run[0][1]} {caption}") or scale
     if any(re.fullmatch(r"pages?", h, re.IGNORECASE) for h in header):
         return []  # a table of contents
     out = []
@@ -210,7 +220,7 @@ def _rows_of(run: list[tuple[int, str, str]], caption: str = "", *, heads: list[
         heads = ([""] * (len(values) - len(over)) + list(over))[: len(values)]
         stripped = len(printed) - len(printed.lstrip())
         out.append(TableRow(start + stripped, start + len(printed.rstrip()), label, tuple(values), tuple(heads),
-                            unit.group(0) if unit else "", group))
+                            unit, group))
     measured = []
     for i, row in enumerate(out):  # without a group row, the next total row names what a row measures
         total = next((r.label for r in out[i:] if r.label.lower().startswith("total")), "")
@@ -429,7 +439,8 @@ def stated_figure(question: str, row: TableRow, figure: str) -> str:
     answer is never a bare "882,114" that means $882.1 million. A table in thousands is read in millions from a
     million up, unless the question asks for another scale ("(in USD thousands)"); a table in millions stays in
     millions. Percentages, figures per share and counts of shares (a statement's "except share data") keep the
-    cell as printed; a figure in parentheses is negative and keeps them.
+    cell as printed; a figure in parentheses is negative and keeps them, unless its label names the loss or the
+    payment they mean ("Net loss", "Purchases of …", "Dividends paid", "Net cash used in …").
 
     >>> row = TableRow(0, 0, "Cash, cash equivalents and marketable securities", ("882,114",), ("2024",), "In thousands")
     >>> stated_figure("What was the cash balance?", row, "882,114"), stated_figure("Its balance?", row, "882,114")
@@ -438,7 +449,9 @@ def stated_figure(question: str, row: TableRow, figure: str) -> str:
     '$882,114 thousand'
     >>> loss = TableRow(0, 0, "Net loss", ("$ (9,829)",), ("2024",), "in thousands")
     >>> stated_figure("What was the net loss?", loss, "$ (9,829)"), stated_figure("Net loss?", replace(loss, unit=""), "$ (9,829)")
-    ('($9.8 million)', '$ (9,829)')
+    ('$9.8 million', '$ (9,829)')
+    >>> stated_figure("Net income?", replace(loss, label="Net income (loss)"), "$ (9,829)")
+    '($9.8 million)'
     >>> sales = TableRow(0, 0, "Net sales", ("$32,765",), ("2018",), "in millions of dollars")
     >>> stated_figure("What were net sales in 2018?", sales, "$32,765"), stated_figure("Net sales?", sales, "12.5%")
     ('$32,765 million', '12.5%')
@@ -455,8 +468,8 @@ def stated_figure(question: str, row: TableRow, figure: str) -> str:
     if table is None or found is None or re.search(r"\bshares?\b|\bper\b", f"{row.label} {row.measure}", re.IGNORECASE):
         return figure
     opened, digits, decimals, closed = found.groups()
-    if bool(opened) != bool(closed):
-        return figure
+    if bool(opened) != bool(closed) or len(digits) + len(decimals or "") > 24:
+        return figure  # unbalanced, or longer than any statement's figure (decimal arithmetic would overflow)
     own = table.group(0).lower()
     asked = _ASKED_SCALE.search(question)
     value = Decimal(digits.replace(",", "") + (decimals or "")) * Decimal(_SCALE[own])
@@ -474,4 +487,11 @@ def stated_figure(question: str, row: TableRow, figure: str) -> str:
             or re.search(r"\$|\bUSD\b|\bdollars?\b", question)
         currency = "$" if money else ""
     stated = f"{currency}{number} {target[:-1]}"
-    return f"({stated})" if opened else stated
+    return f"({stated})" if opened and not _NAMES_OUTFLOW.search(row.label) else stated
+
+
+#: A row label that names what its parentheses say: a loss, or cash paid out ("Net loss | (9,829)", "Purchases of
+#: property and equipment | (1,577)", "Net cash used in investing activities"), so its figure is stated without them.
+_NAMES_OUTFLOW = re.compile(r"^(?!.*\b(?:income|earnings|profit)\b).*\bloss(?:es)?\b"
+                            r"|\b(?:purchases?|repurchases?|(?:re)?payments? (?:of|for|on|to)|paid|expenditures?|used in)\b",
+                            re.IGNORECASE)

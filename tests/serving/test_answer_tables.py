@@ -117,8 +117,8 @@ def report_pipeline(tmp_path_factory, ray_session, installed_models):
     ("What were ACME's net sales in 2017?", "$31,657", "$31,657 million"),
     ("How much did ACME spend on research and development in 2016?", "1,764", "$1,764 million"),
     ("What was ACME's operating income in 2018?", "7,207", "$7,207 million"),
-    ("What were ACME's purchases of property, plant and equipment in 2018?", "(1,577)", "($1,577 million)"),
-    ("How much did ACME pay in dividends in 2017?", "(2,803)", "($2,803 million)"),
+    ("What were ACME's purchases of property, plant and equipment in 2018?", "(1,577)", "$1,577 million"),
+    ("How much did ACME pay in dividends in 2017?", "(2,803)", "$2,803 million"),
     ("What were ACME's net sales in 2017? Give a response to the question by relying on the details shown in the "
      "income statement.", "$31,657", "$31,657 million"),  # an instruction after the question is no part of what must be stated
     ("What was Globex's gross profit in Q3 2018?", "1,702", "€1.7 million"),
