@@ -429,7 +429,13 @@ def row_value(question: str, row: TableRow) -> str | None:
 #: The scale a question asks its answer in: "(in USD millions)", "in thousands of dollars", "in $ billions".
 _ASKED_SCALE = re.compile(r"\bin\s+(?:USD\s+|US\$\s*|\$\s*|U\.S\.\s+dollars?\s+)?(thousands|millions|billions)\b", re.IGNORECASE)
 _SCALE = {"thousands": 10 ** 3, "millions": 10 ** 6, "billions": 10 ** 9}
-_CURRENCY = {"eur": "€", "pou": "£", "gbp": "£", "yen": "¥", "jpy": "¥"}
+#: The sign of a currency a caption names ("in thousands of euros"); a statement that names none is in dollars.
+_CURRENCY = {"euros": "€", "eur": "€", "pounds": "£", "gbp": "£", "yen": "¥", "jpy": "¥"}
+#: A row label that names what its parentheses say: a loss, or cash paid out ("Net loss | (9,829)", "Purchases of
+#: property and equipment | (1,577)", "Net cash used in investing activities"), so its figure is stated without them.
+_NAMES_OUTFLOW = re.compile(r"^(?!.*\b(?:income|earnings|profit)\b).*\bloss(?:es)?\b"
+                            r"|\b(?:purchases?|repurchases?|(?:re)?payments? (?:of|for|on|to)|paid|expenditures?|used in)\b",
+                            re.IGNORECASE)
 #: A figure as a statement prints it: "$ 1,184,207", "(9,829)", "32,765.5".
 _CELL_FIGURE = re.compile(r"(\()?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(\))?")  # read without "$" and spaces
 
@@ -479,9 +485,9 @@ def stated_figure(question: str, row: TableRow, figure: str) -> str:
     else:
         places = {10 ** 3: 1, 10 ** 6: 2}.get(_SCALE[target] // _SCALE[own], 0)  # a thousand times larger: one decimal
         number = f"{(value / Decimal(_SCALE[target])).quantize(Decimal(10) ** -places, ROUND_HALF_UP):,}"
-    named = re.search(r"euros|EUR|pounds|GBP|yen|JPY", row.unit)
+    named = re.search(r"\b(?:" + "|".join(_CURRENCY) + r")\b", row.unit, re.IGNORECASE)
     if named:
-        currency = _CURRENCY[named.group(0).lower()[:3]]
+        currency = _CURRENCY[named.group(0).lower()]
     else:  # a statement's measure (revenue, cash, capex …) is an amount of money, in dollars unless a currency is named
         money = "$" in figure or re.search(r"dollars|USD", row.unit) or financial_nouns(question) \
             or re.search(r"\$|\bUSD\b|\bdollars?\b", question)
@@ -489,9 +495,3 @@ def stated_figure(question: str, row: TableRow, figure: str) -> str:
     stated = f"{currency}{number} {target[:-1]}"
     return f"({stated})" if opened and not _NAMES_OUTFLOW.search(row.label) else stated
 
-
-#: A row label that names what its parentheses say: a loss, or cash paid out ("Net loss | (9,829)", "Purchases of
-#: property and equipment | (1,577)", "Net cash used in investing activities"), so its figure is stated without them.
-_NAMES_OUTFLOW = re.compile(r"^(?!.*\b(?:income|earnings|profit)\b).*\bloss(?:es)?\b"
-                            r"|\b(?:purchases?|repurchases?|(?:re)?payments? (?:of|for|on|to)|paid|expenditures?|used in)\b",
-                            re.IGNORECASE)
