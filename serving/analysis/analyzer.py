@@ -121,10 +121,13 @@ def analyse_query(request: SearchRequest, cfg: StrataConfig, hints: "LLMHints | 
     for text in decomposition.targets:
         variants = [Variant(text, "query" if text == query else "target", 1.0)]
         if multi_query:
-            variants += [Variant(v, kind, settings.variant_weight) for v, kind in rephrasings(text)]
-            if (spelled := spell_period_codes(text)) != text:  # "FY2024" as a filing says it: "fiscal 2024"
+            spelled = spell_period_codes(text)  # "FY2024" as a filing says it: "fiscal 2024"
+            named = spell_measure_names(spelled)  # "capex" as a statement says it
+            # the rephrasings carry the statement's words too: "top line" matches no line item
+            variants += [Variant(v, kind, settings.variant_weight) for v, kind in rephrasings(named)]
+            if spelled != text:
                 variants.append(Variant(spelled, "periods", settings.variant_weight))
-            if (named := spell_measure_names(spelled)) != spelled:  # "capex" as a statement says it
+            if named != spelled:
                 variants.append(Variant(named, "measures", settings.variant_weight))
             if (bare := without_periods(named)) != named and bare:  # what is asked, without the period every page names
                 variants.append(Variant(bare, "without period", settings.variant_weight))

@@ -116,6 +116,18 @@ def test_an_analysts_name_for_a_measure_is_also_searched_as_a_statement_writes_i
         assert not [v for v in analyse_query(SearchRequest(query=query), cfg).targets[0].variants if v.kind == "measures"]
 
 
+def test_the_rephrasings_of_a_question_naming_a_measure_use_the_statements_words():
+    """The statement and keyword rephrasings are made from the spelled question: "top line" matches no line item,
+    and rephrasings that kept it outweighed the one variant with "net sales" (a 10-Q's boilerplate about "the quarter
+    ended September 30, 2025" ranked above its net sales rows)."""
+    plan = analyse_query(SearchRequest(query="What was Halberd's top line for the quarter ended September 30, 2025?"),
+                         load_config())
+    variants = plan.targets[0].variants
+    assert variants[0].text.startswith("What was Halberd's top line")  # the question itself is searched as asked
+    rephrased = [v.text for v in variants if v.kind in ("statement", "keywords")]
+    assert rephrased and all("net sales" in t and "top line" not in t for t in rephrased)
+
+
 def test_a_question_naming_a_reporting_period_is_also_searched_without_it():
     """Every page of a 10-Q names its quarter, so "for the quarter ended September 30, 2025" matches them all and the
     words of what is asked weigh little: the question is also searched without its period (the query itself keeps
