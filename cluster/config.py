@@ -312,6 +312,13 @@ class AwarenessConfig(_Section):
                           "whole, in rank order (at most 40 of them): with the default top_k 8, a 4k pack held the "
                           "long manuals' evidence .879/.844 → .970/.906 (tune/test) and the filings' .882 → 1.0 "
                           "(tune); it only adds to a pack, so no pack holds less (docs/evaluation.md)")
+    amount_hits_first: bool = Field(
+        True, description="a question that asks for an amount of a financial measure (\"What were Halberd's net sales "
+                          "for the quarter?\": serving.answer.span.asks_measure) has all its top_k hits "
+                          "seated before the expansion units, the budget permitting: the figure is in the statement "
+                          "row retrieval finds by the measure's name, and in a 1k pack the expansion took the room of "
+                          "that hit (filings context packs at 1k, aware: five sets one question below plain → none; "
+                          "long manuals unchanged; docs/evaluation.md)")
     budget_tokens: int = Field(2000, ge=64, le=200_000, description="default token budget of a context pack")
     max_targets: int = Field(4, ge=1, le=16, description="sub-questions a multi-target query is split into")
 

@@ -43,8 +43,8 @@ from serving.answer.anchors import (acronyms, anchors, counted_noun, document_ye
                                     missing_anchors, names_acronym, names_counted, names_places, subject_names)
 from serving.answer.boilerplate import asks_about_audit, is_audit_wording, is_boilerplate, is_reference_section
 from serving.answer.periods import conflicts, own_periods, periods, stated_period_words
-from serving.answer.span import (answer_span, defined_term, defines, expected_type, financial_nouns, focus_words,
-                                 holds_value, measures_agree, mentions, named_measure_words)
+from serving.answer.span import (answer_span, asks_measure, defined_term, defines, expected_type, financial_nouns,
+                                 focus_words, holds_value, measures_agree, mentions, named_measure_words)
 from serving.answer.tables import TableRow, row_value, stated_figure, table_rows
 from serving.answer.verify import content_words, normalize, same_value
 from serving.rerank.combine import minmax
@@ -482,7 +482,7 @@ class ExtractiveAnswerer:
         checked = kind is not None
         documents = _documents(passages)  # a document's subject is named once for all its passages (its cover)
         subjects = {where: " ".join(subject_names(question, text, where)) for where, text in documents.items()}
-        measured = kind == "quantity" and bool(financial_nouns(question))  # "top line", "net sales": a measure asked
+        measured = asks_measure(question)  # "top line", "net sales": a measure asked
         ranked = []
         for f, c, ce, ps in zip(found, logits, minmax(logits), minmax([f[5] for f in found])):
             covered = coverage(question, f"{f[4]} {subjects[_where(passages[f[0] - 1])]} {f[3]}")

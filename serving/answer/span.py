@@ -29,7 +29,7 @@ from serving.answer.anchors import anchors
 from serving.answer.periods import Periods, match, periods
 from serving.answer.verify import content_words
 
-__all__ = ["answer_span", "asks_ratio", "defined_term", "defines", "expected_type", "focus_words", "holds_value",
+__all__ = ["answer_span", "asks_measure", "asks_ratio", "defined_term", "defines", "expected_type", "focus_words", "holds_value",
            "mentions", "named_measure_words"]
 
 _NUMBER_WORDS = ("zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|sixteen|twenty|thirty|"
@@ -675,6 +675,18 @@ def expected_type(question: str) -> str | None:
     if kind == "number" and _HOW_MUCH_MEASURE.search(question):
         return "quantity"
     return kind
+
+
+def asks_measure(question: str) -> bool:
+    """Whether ``question`` asks for an amount of a measure a financial statement reports (an amount asked,
+    :func:`expected_type` "quantity", and a statement's measure named, :func:`financial_nouns`).
+
+    >>> asks_measure("What was Northwind's cost of goods sold (COGS) in fiscal 2024?")
+    True
+    >>> asks_measure("What should a postinst return to tell dpkg that it worked?"), asks_measure("Who is the CFO?")
+    (False, False)
+    """
+    return expected_type(question) == "quantity" and bool(financial_nouns(question))
 
 
 _HOW_MUCH_MEASURE = re.compile(r"\bhow much\b(?!\s+of\b)[^?]{0,100}?\b" + _FINANCIAL + r"\b", re.IGNORECASE)

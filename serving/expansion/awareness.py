@@ -1,8 +1,9 @@
 """Hierarchical awareness expansion: hits → neighbours, sections, parents, siblings and
 section-tier matches, within a token budget.
 
-Budget policy (documented in the README): each target's best ``min_hits_per_target`` hits are
-seated first (the budget permitting), then further direct hits in rank order up to ``1 -
+Budget policy (docs/concepts/sections-awareness.md): each target's best ``min_hits_per_target`` hits are
+seated first (the budget permitting; the search service seats all ``top_k`` for a question asking an amount of a
+financial measure, ``awareness.amount_hits_first``), then further direct hits in rank order up to ``1 -
 expansion_share`` of the budget (the expansion's share is at most ``expansion_max_tokens``: a large
 budget's rest goes to whole hits). Then the kinds of unit take turns, one each (none is a table of contents
 or a pointer to another document): the section tier's best chunks (sections relevant to the query whose

@@ -24,6 +24,7 @@ from cluster.store.lance_store import LanceStore
 from cluster.tenants import DEFAULT_TENANT, list_tenants, tenant_config
 from serving.analysis import QueryPlan, analyse_query
 from serving.analysis.llm import LLMHints
+from serving.answer.span import asks_measure
 from serving.cache import LruCache
 from serving.expansion.awareness import ExpansionSettings
 from serving.index.handle import IndexHandle, IndexNotReady
@@ -200,9 +201,11 @@ class SearchService:
         with span("query.context", route=request.mode):
             plan, vectors, candidates, _, result, rerank = await self._retrieve(request, timer, hints, tenant=tenant)
             expand = plan.awareness or request.expansion is not None
+            amount = self.cfg.awareness.amount_hits_first and asks_measure(request.query)
             settings = ExpansionSettings.from_config(
                 self.cfg, budget_tokens=request.budget_tokens, top_k=request.top_k, mode=request.expansion,
-                window=request.window, awareness=plan.awareness, fill_with_hits=request.fill)
+                window=request.window, awareness=plan.awareness, fill_with_hits=request.fill,
+                min_hits_per_target=request.top_k if amount else None)  # a figure's row before the expansion
             if not expand:
                 settings.window = 0
                 settings.mode = "window"

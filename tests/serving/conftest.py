@@ -98,3 +98,23 @@ def llm_app(request, sample_index, tmp_path_factory):
                               "llm_analysis": False})
     yield _start(cfg), cfg
     _stop_apps()
+
+
+@pytest.fixture(scope="session")
+def filing_index(tmp_path_factory, ray_session, installed_models):
+    """The six filings of ``bench/filings_heldout`` (written without reading the parser: 10-K, 10-Q and a credit
+    agreement as PDF, a Workiva 10-K, a proxy statement and an 8-K as HTML) ingested with the defaults: the index."""
+    import sys
+
+    from pipelines.ingest import run_ingest
+    from support import make_config
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench" / "filings_heldout"))
+    import heldout  # noqa: PLC0415
+
+    root = tmp_path_factory.mktemp("filings")
+    (root / "corpus").mkdir()
+    for name, raw, _ in heldout.documents():
+        (root / "corpus" / name).write_bytes(raw)
+    assert run_ingest(make_config(root / "index"), root / "corpus", source="filings").new == 6
+    return root / "index"

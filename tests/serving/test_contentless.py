@@ -7,33 +7,13 @@ parser): several companies, so a company's name is a rare word that lifts every 
 from __future__ import annotations
 
 import re
-import sys
-from pathlib import Path
-
-import pytest
 
 from support import make_config
 
-REPO = Path(__file__).resolve().parents[2]
 QUESTIONS = ["What was Calder Scientific's backlog at fiscal year end?",
              "What are Northwind Precision Instruments' inventories?",
              "Northwind Precision Instruments legal proceedings",
              "How much did Harborline Foods pay in dividends in the quarter?"]
-
-
-@pytest.fixture(scope="module")
-def filing_index(tmp_path_factory, ray_session, installed_models):
-    from pipelines.ingest import run_ingest
-
-    sys.path.insert(0, str(REPO / "bench" / "filings_heldout"))
-    import heldout  # noqa: PLC0415
-
-    root = tmp_path_factory.mktemp("contentless")
-    (root / "corpus").mkdir()
-    for name, raw, _ in heldout.documents():
-        (root / "corpus" / name).write_bytes(raw)
-    assert run_ingest(make_config(root / "index"), root / "corpus", source="filings").new == 6
-    return root / "index"
 
 
 def _contentless_in_top(index, factor: float, k: int = 10) -> int:
