@@ -29,8 +29,8 @@ from serving.answer.anchors import anchors
 from serving.answer.periods import Periods, match, periods
 from serving.answer.verify import content_words
 
-__all__ = ["answer_span", "asks_measure", "asks_ratio", "defined_term", "defines", "expected_type", "focus_words", "holds_value",
-           "mentions", "named_measure_words"]
+__all__ = ["answer_span", "asks_measure", "asks_ratio", "defined_term", "defines", "expected_type", "focus_words",
+           "holds_value", "mentions", "named_measure_words"]
 
 _NUMBER_WORDS = ("zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|sixteen|twenty|thirty|"
                  "forty|fifty|sixty|hundred|thousand|million|billion")
