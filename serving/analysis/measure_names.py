@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["spell_measure_names"]
+__all__ = ["spell_measure_names", "statement_words"]
 
 #: An analyst's name → the words statements use for the measure (the line items' usual labels).
 _NAMES = {
@@ -42,11 +42,39 @@ _NAMES = {
     "headcount": "employees",
     "head count": "employees",
 }
-_NAME = re.compile(r"(?<![\w&-])(?:" + "|".join(re.escape(n) for n in sorted(_NAMES, key=len, reverse=True))
-                   + r")(?![\w&-])", re.IGNORECASE)
+
+
+def _any_of(names: dict[str, str]) -> re.Pattern[str]:
+    """A pattern matching any of ``names`` as a whole word (longest first), in any case."""
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    return re.compile(r"(?<![\w&-])(?:" + alternatives + r")(?![\w&-])", re.IGNORECASE)
+
+
+_NAME = _any_of(_NAMES)
 
 
 def spell_measure_names(text: str) -> str:
     """``text`` with each analyst's name of a measure (capex, COGS, opex, top line, bottom line, net profit,
     buybacks, buy back, book value, headcount) replaced by the words a financial statement uses for it."""
     return _NAME.sub(lambda m: _NAMES[m.group(0).lower()], text)
+
+
+#: Acronyms that statements print spelled out in their line items ("Research and development"): not searched spelled
+#: (see above), but they name the row a quoted window of a retrieved chunk should show.
+_ACRONYMS = {"r&d": "research and development", "sg&a": "selling general and administrative",
+             "d&a": "depreciation and amortization", "pp&e": "property plant and equipment", "eps": "earnings per share"}
+_ACRONYM = _any_of(_ACRONYMS)
+
+
+def statement_words(text: str) -> str:
+    """The words a financial statement's line items use for the measures ``text`` names by an analyst's name or an
+    acronym, joined ("" when it names none): what picks the rows to quote of a statement already retrieved.
+
+    >>> statement_words("How much did Lakeshore spend on R&D and capex in 2024?")
+    'research and development capital expenditures purchases of property and equipment'
+    >>> statement_words("How do I stop bzip2 from deleting the original file?")
+    ''
+    """
+    found = [(m.start(), _ACRONYMS[m.group(0).lower()]) for m in _ACRONYM.finditer(text)]
+    found += [(m.start(), _NAMES[m.group(0).lower()]) for m in _NAME.finditer(text)]
+    return " ".join(dict.fromkeys(words for _, words in sorted(found)))

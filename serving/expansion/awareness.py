@@ -57,6 +57,19 @@ class ExpansionSettings:
     neighbours: str = "turns"
     expansion_max_tokens: int = 800
     fill_with_hits: bool = True
+    #: per target, the words that pick a long chunk's excerpt window: the target with its rephrasings (the
+    #: statement's words: "capex" searched as "capital expenditures"), as the search service gives them
+    window_queries: dict[str, str] = field(default_factory=dict)
+
+    def window_query(self, target: str | None, fallback: str = "") -> str:
+        """The text whose terms choose the excerpt window of a chunk found for ``target`` (the target itself when
+        the service gave none; ``fallback`` for a hit without a target).
+
+        >>> s = ExpansionSettings(1000, 8, window_queries={"capex in 2023?": "capex in 2023? capital expenditures"})
+        >>> s.window_query("capex in 2023?"), s.window_query("other"), s.window_query(None, "fallback")
+        ('capex in 2023? capital expenditures', 'other', 'fallback')
+        """
+        return self.window_queries.get(target or "", target or fallback)
 
     @classmethod
     def from_config(cls, cfg: StrataConfig, **overrides) -> "ExpansionSettings":
@@ -232,19 +245,28 @@ def excerpt_piece(row: dict, query: str, max_tokens: int, reason: dict, score: f
         return None
     per_char = row["n_tokens"] / max(len(text), 1)
     lengths = [max(1, round((e - s) * per_char)) for s, e in spans]
-    i, j = best_window(query, [text[s:e] for s, e in spans], lengths, max_tokens)
+    heads = [_window_head(row, s, e) for s, e in spans]  # a window starting at a row is quoted under its table's head
+    i, j = best_window(query, [text[s:e] for s, e in spans], lengths, max_tokens, heads)
     a, b = spans[i][0], spans[j - 1][1]
-    head = ""
-    if starts_in_table(text[a:b]):  # rows of a table: its head, from above the window in the chunk or above the chunk
-        above = text[:a].strip()
-        head = head_above([above]) if above else ""
-        if not head and all(is_row(line) for line in above.split("\n") if line.strip()):
-            head = row.get("head") or ""
+    head = heads[i]
     head_tokens = _head_tokens(head, per_char)
     return Piece(row["doc_id"], row["section_id"], row["ordinal"], row["start"] + a, row["start"] + b, text[a:b],
                  sum(lengths[i:j]) + head_tokens, [row["chunk_id"]], [reason], score, priority,
                  {k: row[k] for k in ("source", "path", "title", "section_path")},
                  row.get("first_page"), row.get("last_page"), excerpt=True, head=head, head_tokens=head_tokens)
+
+
+def _window_head(row: dict, start: int, end: int) -> str:
+    """The head of the table a window of ``row``'s text from ``start`` begins inside (a row of its body): from above
+    the window in the chunk, or, when only rows are above it, the chunk's own ``head``; '' for a window of prose."""
+    text = row["text"]
+    if not starts_in_table(text[start:end]):
+        return ""
+    above = text[:start].strip()
+    head = head_above([above]) if above else ""
+    if not head and all(is_row(line) for line in above.split("\n") if line.strip()):
+        head = row.get("head") or ""
+    return head
 
 
 class AwarenessExpander:
@@ -352,7 +374,7 @@ class AwarenessExpander:
         for rank, c in left:
             if c.chunk_id not in rows or _says_nothing(rows[c.chunk_id], c):
                 continue
-            query = c.target or next(iter(target_texts), "")
+            query = settings.window_query(c.target, next(iter(target_texts), ""))
             piece = excerpt_piece(rows[c.chunk_id], query, settings.excerpt_tokens, _reason("excerpt", c), c.score, rank)
             if piece is not None:
                 units.append((f"excerpt:{c.chunk_id}", piece))
@@ -543,7 +565,8 @@ class AwarenessExpander:
                 if hit_in is not None:
                     c, row = hit_in
                     reason = {"kind": "sibling", "of": section["section_id"], "target": c.target, "score": c.score}
-                    piece = excerpt_piece(row, c.target or next(iter(target_texts), ""), settings.summary_tokens,
+                    piece = excerpt_piece(row, settings.window_query(c.target, next(iter(target_texts), "")),
+                                          settings.summary_tokens,
                                           reason, c.score, rank)
                     if piece is not None:
                         units.append((c.chunk_id if not piece.excerpt else f"excerpt:{c.chunk_id}", piece))

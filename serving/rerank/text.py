@@ -52,7 +52,8 @@ def _terms(text: str) -> set[str]:
             if w not in STOPWORDS and len(w) > 1}
 
 
-def best_window(query: str, sentences: Sequence[str], lengths: Sequence[int], budget: int) -> tuple[int, int]:
+def best_window(query: str, sentences: Sequence[str], lengths: Sequence[int], budget: int,
+                carried: Sequence[str] | None = None) -> tuple[int, int]:
     """The run of whole sentences ``[i, j)`` within ``budget`` tokens (``lengths`` per sentence) that
     shares the most terms with ``query`` (ties: the earliest) — what a cross-encoder with a short
     window reads of a long chunk. At least one sentence is kept.
@@ -60,12 +61,23 @@ def best_window(query: str, sentences: Sequence[str], lengths: Sequence[int], bu
     >>> best_window("futex wake operation", ["Intro text here.", "Waiters sleep.", "FUTEX_WAKE wakes waiters."],
     ...             [4, 3, 5], budget=8)
     (1, 3)
+
+    ``carried[i]``: text quoted with a window that starts at sentence ``i`` (a table's head above its rows), whose
+    terms count for it too: the row "Research and development | 272,455" under "Year Ended Dec. 31, 2024" answers
+    "R&D in 2024" better than the head alone.
+
+    >>> rows = ["Year Ended Dec. 31, 2024", "Revenue | 401,900", "Research and development | 272,455"]
+    >>> best_window("research and development in the year 2024", rows, [6, 4, 5], 6)
+    (0, 1)
+    >>> best_window("research and development in the year 2024", rows, [6, 4, 5], 6, ["", rows[0], rows[0]])
+    (2, 3)
     """
     query_terms = _terms(query)
     sets = [_terms(s) for s in sentences]
+    extra = [_terms(c) if c else set() for c in carried] if carried is not None else [set()] * len(sentences)
     best, best_span = -1.0, (0, 1)
     for i in range(len(sentences)):
-        used, seen, j = 0, set(), i
+        used, seen, j = 0, set(extra[i]), i
         while j < len(sentences) and (used + lengths[j] <= budget or j == i):
             used += lengths[j]
             seen |= sets[j]

@@ -24,6 +24,7 @@ from cluster.store.lance_store import LanceStore
 from cluster.tenants import DEFAULT_TENANT, list_tenants, tenant_config
 from serving.analysis import QueryPlan, analyse_query
 from serving.analysis.llm import LLMHints
+from serving.analysis.measure_names import statement_words
 from serving.answer.span import asks_measure
 from serving.cache import LruCache
 from serving.expansion.awareness import ExpansionSettings
@@ -206,6 +207,10 @@ class SearchService:
                 self.cfg, budget_tokens=request.budget_tokens, top_k=request.top_k, mode=request.expansion,
                 window=request.window, awareness=plan.awareness, fill_with_hits=request.fill,
                 min_hits_per_target=request.top_k if amount else None)  # a figure's row before the expansion
+            # a long hit's excerpt is its window sharing most words with the target's texts and the statement's
+            # words for its measures: "capex" is quoted by its "Capital expenditures" row, "R&D" by "Research and ..."
+            settings.window_queries = {t.text: " ".join(dict.fromkeys([v.text for v in t.variants] + [statement_words(t.text)]))
+                                       for t in plan.targets}
             if not expand:
                 settings.window = 0
                 settings.mode = "window"
