@@ -38,6 +38,7 @@ import argparse
 import gzip
 import json
 import shutil
+import re
 import statistics
 import subprocess
 import sys
@@ -111,11 +112,22 @@ def build_filings(out: Path) -> int:
 
 def held_in(q: LongDocQuestion, passages: list) -> bool:
     """Whether a passage of the question's document holds its evidence (and, when it has gold answers, one of
-    them in that same passage: a row label alone is not the figure)."""
+    them in that same passage: a row label alone is not the figure; a verdict is in no passage).
+
+    >>> from types import SimpleNamespace as P
+    >>> q = LongDocQuestion("q", "tune", "Did it buy back shares?", Evidence("a.pdf", None, "we repurchased"),
+    ...                     ("Yes", "yes, 612,480 shares for $27.9 million"))
+    >>> held_in(q, [P(path="a.pdf", section_path="", text="In 2024 we repurchased 612,480 shares.")])
+    True
+    >>> figure = LongDocQuestion("q", "tune", "How many shares?", Evidence("a.pdf", None, "we repurchased"), ("612,480",))
+    >>> held_in(figure, [P(path="a.pdf", section_path="", text="In 2024 we repurchased shares.")])
+    False
+    """
     from offline.eval.evidence import normalize_text, piece_in
 
     found = [p for p in passages if piece_in(q.evidence, p)]
-    golds = [normalize_text(a) for a in q.answers if a.casefold() not in ("yes", "no")]  # a verdict is in no passage
+    # a verdict ("Yes", or "no, it has never paid cash dividends" with its reason) is in no passage
+    golds = [normalize_text(a) for a in q.answers if not re.match(r"(?:yes|no)\b", a.casefold())]
     if not golds:
         return bool(found)
     return any(g in normalize_text(getattr(p, "text", "") or "") for p in found for g in golds)

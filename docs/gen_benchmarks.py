@@ -63,8 +63,8 @@ def when(row: dict[str, Any]) -> str:
 
 
 def commit(row: dict[str, Any]) -> str:
-    value = row.get("commit") or row.get("git_commit") or ""
-    return str(value)[:7]
+    value = str(row.get("commit") or row.get("git_commit") or "")
+    return value[:7] + ("+" if value.endswith("+") else "")  # "+": measured on that commit with uncommitted changes
 
 
 def stamp(row: dict[str, Any]) -> str:
@@ -587,6 +587,36 @@ def sec_awareness() -> list[str]:
                     cells.append(f"{num(plain, 3)} → {num(aware, 3)}")
                 body.append([label, top_k, split, *cells])
         lines += table(["run", "top_k", "split", "1,000 tokens", "2,000 tokens", "4,000 tokens"], body)
+    lines += _filings_context()
+    return lines
+
+
+def _filings_context() -> list[str]:
+    """The newest run per label of ``bench/filings_context_bench.py``: questions held, plain → aware, per set."""
+    rows = rows_of("filings-context.jsonl")
+    if not rows:
+        return []
+    runs: dict[str, list[dict[str, Any]]] = {}
+    for r in rows:
+        runs.setdefault(r.get("label", ""), []).append(r)
+    lines = ["\nFilings context packs (`python bench/filings_context_bench.py`: the answerable questions of the ten "
+             "filings answer sets over their three indexes, top_k 8; a figure's evidence counts only with its gold "
+             f"figure in the passage): questions held, without → with awareness, newest run per label "
+             f"({src('filings-context.jsonl')}):\n"]
+    for label, picked in runs.items():
+        newest = [r for r in picked if r["when"] == picked[-1]["when"]]
+        budgets = sorted({r["budget"] for r in newest})
+        sets = list(dict.fromkeys(r["set"] for r in newest))
+        body = []
+        for name in [*sets, "all sets"]:
+            cells = []
+            for b in budgets:
+                got = [r for r in newest if r["budget"] == b and (name == "all sets" or r["set"] == name)]
+                cells.append(f"{sum(r['plain'] for r in got)} → {sum(r['aware'] for r in got)} of "
+                             f"{sum(r['questions'] for r in got)}")
+            body.append([name.removeprefix("answers-"), *cells])
+        lines.append(f"{label or 'unlabelled'} ({stamp(newest[0])}):\n")
+        lines += table(["set", *[f"{b:,} tokens" for b in budgets]], body)
     return lines
 
 
@@ -694,7 +724,7 @@ SECTIONS: list[tuple[str, str, Callable[[], list[str]]]] = [
     ("gpu_embed.jsonl", "GPU embedding", sec_gpu_embed),
     ("gpu_node.jsonl", "One GPU node", sec_gpu_node),
 ]
-COVERED = {"answer-quality.jsonl", "report-awareness.jsonl", "longdoc-awareness.jsonl"}
+COVERED = {"answer-quality.jsonl", "report-awareness.jsonl", "longdoc-awareness.jsonl", "filings-context.jsonl"}
 
 
 def summary_line(path: Path) -> list[str]:

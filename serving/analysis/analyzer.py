@@ -88,11 +88,15 @@ class QueryPlan:
         return list(dict.fromkeys(texts))
 
 
-def analyse_query(request: SearchRequest, cfg: StrataConfig, hints: "LLMHints | None" = None) -> QueryPlan:
+def analyse_query(request: SearchRequest, cfg: StrataConfig, hints: "LLMHints | None" = None, *,
+                  amount: bool = False) -> QueryPlan:
     """Analyse ``request`` with the rule-based analyser (``retrieval.*`` settings as defaults).
 
     ``hints`` (from :func:`serving.analysis.llm.analyse_with_llm`) add the LLM's rephrasings,
-    keywords and HyDE passage as variants of the first target, and its route unless a mode is forced."""
+    keywords and HyDE passage as variants of the first target, and its route unless a mode is forced.
+    ``amount``: the question asks the amount of a financial measure (the services tell,
+    :func:`serving.answer.span.asks_measure`), so the acronyms it names are spelled out in its rephrasings too
+    ("R&D" as the statement's "Research and development" row says it)."""
     settings = cfg.retrieval
     query = request.query.strip()
     identifiers = find_identifiers(query)
@@ -122,7 +126,7 @@ def analyse_query(request: SearchRequest, cfg: StrataConfig, hints: "LLMHints | 
         variants = [Variant(text, "query" if text == query else "target", 1.0)]
         if multi_query:
             spelled = spell_period_codes(text)  # "FY2024" as a filing says it: "fiscal 2024"
-            named = spell_measure_names(spelled)  # "capex" as a statement says it
+            named = spell_measure_names(spelled, acronyms=amount)  # "capex" as a statement says it
             # the rephrasings carry the statement's words too: "top line" matches no line item
             variants += [Variant(v, kind, settings.variant_weight) for v, kind in rephrasings(named)]
             if spelled != text:

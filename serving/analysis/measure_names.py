@@ -4,9 +4,11 @@ Analysts ask "What was the FY2023 capex?", "What was its top line?", "How much d
 statements say "Capital expenditures" (or "Purchases of property, plant and equipment"), "Net sales" or "Revenue",
 "Repurchases of common stock". BM25 cannot match such a name and the embedder matches it loosely, so a question that
 uses one is also searched with the statement's words (a variant of the query, as :mod:`period_codes` spells "FY2024"
-out). Acronyms that reports and statements print themselves (R&D, SG&A, D&A) are left as they are: searched spelled
-out, a business report about "SG&A functions" lost its top-10 places to another report on selling costs. The answer
-path reads the same measures under all their names (:func:`serving.answer.span.financial_nouns`).
+out). Acronyms that reports and statements print themselves (R&D, SG&A, D&A) are left as they are, except in a
+question asking the amount of one ("How much D&A did Northwind record in 2024?", whose figure is the statement's
+"Depreciation and amortization" row): searched spelled out in every question, a business report about "SG&A
+functions" lost its top-10 places to another report on selling costs. The answer path reads the same measures under
+all their names (:func:`serving.answer.span.financial_nouns`).
 
 >>> spell_measure_names("What was Northwind's capex in 2023, and its top line?")
 "What was Northwind's capital expenditures purchases of property and equipment in 2023, and its revenue net sales?"
@@ -52,18 +54,24 @@ def _any_of(names: dict[str, str]) -> re.Pattern[str]:
 
 _NAME = _any_of(_NAMES)
 
-
-def spell_measure_names(text: str) -> str:
-    """``text`` with each analyst's name of a measure (capex, COGS, opex, top line, bottom line, net profit,
-    buybacks, buy back, book value, headcount) replaced by the words a financial statement uses for it."""
-    return _NAME.sub(lambda m: _NAMES[m.group(0).lower()], text)
-
-
 #: Acronyms that statements print spelled out in their line items ("Research and development"): not searched spelled
 #: (see above), but they name the row a quoted window of a retrieved chunk should show.
 _ACRONYMS = {"r&d": "research and development", "sg&a": "selling general and administrative",
              "d&a": "depreciation and amortization", "pp&e": "property plant and equipment", "eps": "earnings per share"}
 _ACRONYM = _any_of(_ACRONYMS)
+
+
+def spell_measure_names(text: str, *, acronyms: bool = False) -> str:
+    """``text`` with each analyst's name of a measure (capex, COGS, opex, top line, bottom line, net profit,
+    buybacks, buy back, book value, headcount) replaced by the words a financial statement uses for it; with
+    ``acronyms``, its acronyms too (R&D, SG&A, D&A, PP&E, EPS: for a question asking the amount of one, whose
+    statement row spells it out).
+
+    >>> spell_measure_names("How much D&A did Northwind record in 2024?", acronyms=True)
+    'How much depreciation and amortization did Northwind record in 2024?'
+    """
+    spelled = _NAME.sub(lambda m: _NAMES[m.group(0).lower()], text)
+    return _ACRONYM.sub(lambda m: _ACRONYMS[m.group(0).lower()], spelled) if acronyms else spelled
 
 
 def statement_words(text: str) -> str:

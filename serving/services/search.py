@@ -100,7 +100,7 @@ class SearchService:
     async def _retrieve(self, request: SearchRequest, timer: StageTimer, hints: LLMHints | None = None, *,
                         tenant: str) -> tuple[QueryPlan, dict, list[Candidate], dict, object, bool]:
         with timer.stage("analyse"):
-            plan = analyse_query(request, self.cfg, hints)
+            plan = analyse_query(request, self.cfg, hints, amount=asks_measure(request.query))
         rerank = self.cfg.rerank.enabled if request.rerank is None else request.rerank
         texts = plan.texts_to_embed()
         depth = max(request.top_k, self.cfg.rerank.top_n if rerank else 0)

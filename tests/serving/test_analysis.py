@@ -128,6 +128,19 @@ def test_the_rephrasings_of_a_question_naming_a_measure_use_the_statements_words
     assert rephrased and all("net sales" in t and "top line" not in t for t in rephrased)
 
 
+def test_a_question_asking_an_amount_spells_its_measures_acronym_in_its_rephrasings():
+    """A statement prints "Depreciation and amortization", not "D&A": a question asking the amount (the search
+    service tells, ``amount=``) is also searched with the acronym spelled out; the question itself as typed. One
+    that does not ask an amount keeps the acronym ("SG&A functions" is how a business report says it)."""
+    cfg = load_config()
+    question = "How much D&A did Northwind Precision Instruments record in 2024?"
+    variants = analyse_query(SearchRequest(query=question), cfg, amount=True).targets[0].variants
+    assert variants[0].text == question
+    assert any("depreciation and amortization" in v.text for v in variants[1:])
+    plain = analyse_query(SearchRequest(query=question), cfg).targets[0].variants
+    assert not any("depreciation" in v.text for v in plain)
+
+
 def test_a_question_naming_a_reporting_period_is_also_searched_without_it():
     """Every page of a 10-Q names its quarter, so "for the quarter ended September 30, 2025" matches them all and the
     words of what is asked weigh little: the question is also searched without its period (the query itself keeps
